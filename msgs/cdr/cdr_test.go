@@ -90,7 +90,7 @@ func TestSeqLenCountsElementSize(t *testing.T) {
 
 func TestFieldPathAndOffset(t *testing.T) {
 	r := NewReader([]byte{0, 1, 0, 0, 5, 0, 0, 0, 'a'})
-	r.String()
+	_ = r.String()
 	require.True(t, r.Failed("frame_id"))
 	require.True(t, r.Failed("header"))
 	require.True(t, r.FailedAt("poses", 3))
