@@ -24,17 +24,14 @@ func asBytes[T number](s []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
 }
 
-// writeNumbers appends the elements of s, aligned to their size. An empty
-// slice writes nothing, not even padding.
-func writeNumbers[T number](w *Writer, s []T) {
-	if len(s) == 0 {
+// bulk appends b, the memory of a slice of size-byte numbers, aligned to
+// size. An empty slice writes nothing, not even padding.
+func (w *Writer) bulk(b []byte, size int) {
+	if len(b) == 0 {
 		return
 	}
-	var zero T
-	size := int(unsafe.Sizeof(zero))
 	w.align(size)
-	b := asBytes(s)
-	if hostLittleEndian {
+	if hostLittleEndian || size == 1 {
 		w.buf = append(w.buf, b...)
 		return
 	}
@@ -45,26 +42,24 @@ func writeNumbers[T number](w *Writer, s []T) {
 	}
 }
 
-// readNumbers fills dst from the payload, aligned to the element size.
-func readNumbers[T number](r *Reader, dst []T) {
+// fill reads len(dst) bytes of size-byte numbers, aligned to size, into dst,
+// the memory of a slice of numbers.
+func (r *Reader) fill(dst []byte, size int) {
 	if len(dst) == 0 {
 		return
 	}
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	src := r.next(size, len(dst)*size)
+	src := r.next(size, len(dst))
 	if src == nil {
 		clear(dst)
 		return
 	}
-	b := asBytes(dst)
 	if size == 1 || hostLittleEndian != r.bigEndian {
-		copy(b, src)
+		copy(dst, src)
 		return
 	}
-	for i := 0; i < len(b); i += size {
+	for i := 0; i < len(dst); i += size {
 		for j := 0; j < size; j++ {
-			b[i+j] = src[i+size-1-j]
+			dst[i+j] = src[i+size-1-j]
 		}
 	}
 }
@@ -73,31 +68,31 @@ func readNumbers[T number](r *Reader, dst []T) {
 func (w *Writer) Uint8s(s []uint8) { w.buf = append(w.buf, s...) }
 
 // Int8s writes the elements of s.
-func (w *Writer) Int8s(s []int8) { writeNumbers(w, s) }
+func (w *Writer) Int8s(s []int8) { w.bulk(asBytes(s), 1) }
 
 // Uint16s writes the elements of s.
-func (w *Writer) Uint16s(s []uint16) { writeNumbers(w, s) }
+func (w *Writer) Uint16s(s []uint16) { w.bulk(asBytes(s), 2) }
 
 // Int16s writes the elements of s.
-func (w *Writer) Int16s(s []int16) { writeNumbers(w, s) }
+func (w *Writer) Int16s(s []int16) { w.bulk(asBytes(s), 2) }
 
 // Uint32s writes the elements of s.
-func (w *Writer) Uint32s(s []uint32) { writeNumbers(w, s) }
+func (w *Writer) Uint32s(s []uint32) { w.bulk(asBytes(s), 4) }
 
 // Int32s writes the elements of s.
-func (w *Writer) Int32s(s []int32) { writeNumbers(w, s) }
+func (w *Writer) Int32s(s []int32) { w.bulk(asBytes(s), 4) }
 
 // Uint64s writes the elements of s.
-func (w *Writer) Uint64s(s []uint64) { writeNumbers(w, s) }
+func (w *Writer) Uint64s(s []uint64) { w.bulk(asBytes(s), 8) }
 
 // Int64s writes the elements of s.
-func (w *Writer) Int64s(s []int64) { writeNumbers(w, s) }
+func (w *Writer) Int64s(s []int64) { w.bulk(asBytes(s), 8) }
 
 // Float32s writes the elements of s.
-func (w *Writer) Float32s(s []float32) { writeNumbers(w, s) }
+func (w *Writer) Float32s(s []float32) { w.bulk(asBytes(s), 4) }
 
 // Float64s writes the elements of s.
-func (w *Writer) Float64s(s []float64) { writeNumbers(w, s) }
+func (w *Writer) Float64s(s []float64) { w.bulk(asBytes(s), 8) }
 
 // Bools writes the elements of s, one byte each.
 func (w *Writer) Bools(s []bool) {
@@ -107,34 +102,34 @@ func (w *Writer) Bools(s []bool) {
 }
 
 // Uint8s fills dst from the payload.
-func (r *Reader) Uint8s(dst []uint8) { readNumbers(r, dst) }
+func (r *Reader) Uint8s(dst []uint8) { r.fill(asBytes(dst), 1) }
 
 // Int8s fills dst from the payload.
-func (r *Reader) Int8s(dst []int8) { readNumbers(r, dst) }
+func (r *Reader) Int8s(dst []int8) { r.fill(asBytes(dst), 1) }
 
 // Uint16s fills dst from the payload.
-func (r *Reader) Uint16s(dst []uint16) { readNumbers(r, dst) }
+func (r *Reader) Uint16s(dst []uint16) { r.fill(asBytes(dst), 2) }
 
 // Int16s fills dst from the payload.
-func (r *Reader) Int16s(dst []int16) { readNumbers(r, dst) }
+func (r *Reader) Int16s(dst []int16) { r.fill(asBytes(dst), 2) }
 
 // Uint32s fills dst from the payload.
-func (r *Reader) Uint32s(dst []uint32) { readNumbers(r, dst) }
+func (r *Reader) Uint32s(dst []uint32) { r.fill(asBytes(dst), 4) }
 
 // Int32s fills dst from the payload.
-func (r *Reader) Int32s(dst []int32) { readNumbers(r, dst) }
+func (r *Reader) Int32s(dst []int32) { r.fill(asBytes(dst), 4) }
 
 // Uint64s fills dst from the payload.
-func (r *Reader) Uint64s(dst []uint64) { readNumbers(r, dst) }
+func (r *Reader) Uint64s(dst []uint64) { r.fill(asBytes(dst), 8) }
 
 // Int64s fills dst from the payload.
-func (r *Reader) Int64s(dst []int64) { readNumbers(r, dst) }
+func (r *Reader) Int64s(dst []int64) { r.fill(asBytes(dst), 8) }
 
 // Float32s fills dst from the payload.
-func (r *Reader) Float32s(dst []float32) { readNumbers(r, dst) }
+func (r *Reader) Float32s(dst []float32) { r.fill(asBytes(dst), 4) }
 
 // Float64s fills dst from the payload.
-func (r *Reader) Float64s(dst []float64) { readNumbers(r, dst) }
+func (r *Reader) Float64s(dst []float64) { r.fill(asBytes(dst), 8) }
 
 // Bools fills dst from the payload; any non-zero byte is true.
 func (r *Reader) Bools(dst []bool) {
