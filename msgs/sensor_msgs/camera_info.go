@@ -34,9 +34,8 @@ import (
 // zeroed out. In particular, clients may assume that K[0] == 0.0
 // indicates an uncalibrated camera.
 type CameraInfo struct {
-	// ######################################################################
 	// Image acquisition info                          #
-	// ######################################################################
+	//
 	// Time of image acquisition, camera coordinate frame ID
 	// Header timestamp should be acquisition time of image
 	Header std_msgs.Header `ros:"header"`
@@ -45,9 +44,9 @@ type CameraInfo struct {
 	// +x should point to the right in the image
 	// +y should point down in the image
 	// +z should point into the plane of the image
-	// ######################################################################
+	//
 	// Calibration Parameters                         #
-	// ######################################################################
+	//
 	// These are fixed during camera calibration. Their values will be the #
 	// same in all messages until the camera is recalibrated. Note that    #
 	// self-calibrating systems may "recalibrate" frequently.              #
@@ -57,7 +56,7 @@ type CameraInfo struct {
 	// 1. An undistorted image (requires D and K)                        #
 	// 2. A rectified image (requires D, K, R)                           #
 	// The projection matrix P projects 3D points into the rectified image.#
-	// ######################################################################
+	//
 	// The image dimensions with which the camera was calibrated.
 	// Normally this will be the full camera resolution in pixels.
 	Height uint32 `ros:"height"`
@@ -110,13 +109,12 @@ type CameraInfo struct {
 	// This holds for both images of a stereo pair.
 	// 3x4 row-major matrix
 	P [12]float64 `ros:"p"`
-	// ######################################################################
 	// Operational Parameters                         #
-	// ######################################################################
+	//
 	// These define the image region actually captured by the camera       #
 	// driver. Although they affect the geometry of the output image, they #
 	// may be changed freely without recalibrating the camera.             #
-	// ######################################################################
+	//
 	// Binning refers here to any camera setting which combines rectangular
 	// neighborhoods of pixels into larger "super-pixels." It reduces the
 	// resolution of the output image to

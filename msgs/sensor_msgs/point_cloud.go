@@ -11,8 +11,8 @@ import (
 
 // PointCloud is the ROS 2 message sensor_msgs/msg/PointCloud.
 //
-// # THIS MESSAGE IS DEPRECATED AS OF FOXY
-// # Please use sensor_msgs/PointCloud2
+// THIS MESSAGE IS DEPRECATED AS OF FOXY
+// Please use sensor_msgs/PointCloud2
 type PointCloud struct {
 	// This message holds a collection of 3d points, plus optional additional
 	// information about each point.

@@ -29,13 +29,14 @@ func Parse(pkg, name, text string) (*Spec, error) {
 	for i, raw := range lines[skip:] {
 		line, comment, hasComment := strings.Cut(raw, "#")
 		line = strings.TrimSpace(line)
+		comment = strings.TrimSpace(strings.TrimLeft(comment, "#"))
 		if line == "" {
 			if hasComment {
-				pending = append(pending, strings.TrimSpace(comment))
+				pending = append(pending, comment)
 			}
 			continue
 		}
-		doc := strings.Join(append(pending, strings.TrimSpace(comment)), "\n")
+		doc := strings.Join(append(pending, comment), "\n")
 		pending = nil
 		if err := s.parseLine(line, strings.TrimSpace(doc), names); err != nil {
 			return nil, fmt.Errorf("%s/msg/%s.msg:%d: %w", pkg, name, skip+i+1, err)
@@ -53,7 +54,7 @@ func fileComment(lines []string) (string, int) {
 		if !strings.HasPrefix(t, "#") {
 			break
 		}
-		doc = append(doc, strings.TrimSpace(strings.TrimPrefix(t, "#")))
+		doc = append(doc, strings.TrimSpace(strings.TrimLeft(t, "#")))
 	}
 	return strings.TrimSpace(strings.Join(doc, "\n")), len(doc)
 }
