@@ -6,6 +6,17 @@ import (
 	"strings"
 )
 
+// docFile returns the package documentation of j's Go package.
+func (g *generator) docFile(j *job) []byte {
+	var s source
+	s.p("%s from %s/%s/msg/*.msg. DO NOT EDIT.\n", genHeader, j.set, j.pkg)
+	s.p("// Package %s holds the ROS 2 messages of the %s package (%d types), with", j.pkg, j.pkg, len(j.specs))
+	s.p("// their XCDR1 codecs. Each type's fields carry `ros:\"name\"` tags with the")
+	s.p("// ROS field name and, for bounded fields, strmax=N and max=N.")
+	s.p("package %s", j.pkg)
+	return s.Bytes()
+}
+
 // fuzzFile returns a test file with one fuzz target per message of j.
 func (g *generator) fuzzFile(j *job) []byte {
 	var s source

@@ -89,6 +89,9 @@ func (g *generator) generate() error {
 			}
 			g.count++
 		}
+		if err := g.write(filepath.Join(j.outDir, "doc.go"), g.docFile(j)); err != nil {
+			return err
+		}
 		if err := g.write(filepath.Join(j.outDir, "fuzz_test.go"), g.fuzzFile(j)); err != nil {
 			return err
 		}
