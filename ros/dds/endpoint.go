@@ -1,0 +1,306 @@
+//go:build cgo
+
+package dds
+
+/*
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/navnode/navnode/msgs"
+	"github.com/navnode/navnode/ros/rmw"
+)
+
+// endpoint is a DDS writer or reader of one node.
+type endpoint struct {
+	n        *node
+	handle   C.dds_entity_t
+	topic    *topic
+	ddsTopic string // e.g. "rt/goal_pose"
+	typeName string // e.g. "geometry_msgs::msg::dds_::PoseStamped_"
+	reader   bool
+	qos      rmw.QoS
+	gid      rmw.GID
+	handler  rmw.Handler
+	events   rmw.EventFunc
+	closed   atomic.Bool
+
+	delivering sync.Mutex     // held while the handler runs
+	matched    int            // last matched count reported; run goroutine only
+	warned     map[rmw.GID]bool // incompatible peers already reported; run goroutine only
+}
+
+var (
+	_ rmw.Writer = (*endpoint)(nil)
+	_ rmw.Reader = (*endpoint)(nil)
+)
+
+// NewWriter creates a writer on ROS topic name (fully qualified).
+func (n *node) NewWriter(name string, t msgs.TypeInfo, q rmw.QoS, events rmw.EventFunc) (rmw.Writer, error) {
+	return n.newEndpoint(name, t, q, nil, events)
+}
+
+// NewReader creates a reader on ROS topic name (fully qualified).
+func (n *node) NewReader(name string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler, events rmw.EventFunc) (rmw.Reader, error) {
+	if h == nil {
+		return nil, fmt.Errorf("dds: reader on %s needs a handler", name)
+	}
+	return n.newEndpoint(name, t, q, h, events)
+}
+
+func (n *node) newEndpoint(name string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler, events rmw.EventFunc) (*endpoint, error) {
+	if err := q.Validate(); err != nil {
+		return nil, err
+	}
+	e := &endpoint{n: n, ddsTopic: "rt" + name, typeName: t.DDSName, reader: h != nil, qos: q,
+		handler: h, events: events, warned: map[rmw.GID]bool{}}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return nil, ErrClosed
+	}
+	tp, err := n.openTopic(e.ddsTopic, e.typeName)
+	if err != nil {
+		return nil, err
+	}
+	e.topic = tp
+	if err := e.create(t, qosToC(q)); err != nil {
+		n.closeTopic(e.ddsTopic)
+		return nil, err
+	}
+	n.endpoints[e.handle] = e
+	if err := n.graph.publish(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *endpoint) create(t msgs.TypeInfo, q C.navdds_qos) error {
+	var ud []byte
+	if e.n.cfg.Distro == Jazzy && t.Hash != "" {
+		ud = []byte("typehash=" + t.Hash + ";")
+	}
+	var udp unsafe.Pointer
+	if len(ud) > 0 {
+		udp = unsafe.Pointer(&ud[0])
+	}
+	kind := "writer"
+	if e.reader {
+		kind = "reader"
+		e.handle = C.navdds_create_reader(e.n.pp, e.topic.handle, &q, udp, C.size_t(len(ud)))
+	} else {
+		e.handle = C.navdds_create_writer(e.n.pp, e.topic.handle, &q, udp, C.size_t(len(ud)))
+	}
+	if e.handle < 0 {
+		return &ddsError{op: fmt.Sprintf("creating %s on %s", kind, e.ddsTopic), code: int(e.handle)}
+	}
+	if rc := C.dds_get_guid(e.handle, (*C.dds_guid_t)(unsafe.Pointer(&e.gid))); rc < 0 {
+		C.dds_delete(e.handle)
+		return &ddsError{op: "reading endpoint GUID", code: int(rc)}
+	}
+	isReader := C.int32_t(0)
+	if e.reader {
+		isReader = 1
+	}
+	if rc := C.navdds_attach(e.n.ws, e.handle, isReader); rc < 0 {
+		C.dds_delete(e.handle)
+		return &ddsError{op: "attaching to the waitset", code: int(rc)}
+	}
+	return nil
+}
+
+// Write publishes one CDR payload; Cyclone copies it.
+func (e *endpoint) Write(payload []byte) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	if len(payload) < 4 {
+		return fmt.Errorf("dds: write to %s: %d-byte payload has no encapsulation header", e.ddsTopic, len(payload))
+	}
+	if rc := C.navdds_write(e.handle, e.topic.sertype, unsafe.Pointer(&payload[0]), C.size_t(len(payload))); rc < 0 {
+		return &ddsError{op: "writing to " + e.ddsTopic, code: int(rc)}
+	}
+	return nil
+}
+
+// Matched returns the number of peers matched now.
+func (e *endpoint) Matched() int {
+	var n C.dds_return_t
+	if e.reader {
+		n = C.dds_get_matched_publications(e.handle, nil, 0)
+	} else {
+		n = C.dds_get_matched_subscriptions(e.handle, nil, 0)
+	}
+	return max(int(n), 0)
+}
+
+// GID returns the endpoint's DDS GUID.
+func (e *endpoint) GID() rmw.GID { return e.gid }
+
+// Close deletes the endpoint; a handler running for it finishes first.
+func (e *endpoint) Close() error {
+	if e.closed.Swap(true) {
+		return nil
+	}
+	e.delivering.Lock() // wait out a running handler
+	e.delivering.Unlock()
+	n := e.n
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	delete(n.endpoints, e.handle)
+	if n.closed {
+		return nil // the participant's deletion takes the entity with it
+	}
+	C.dds_delete(e.handle)
+	n.closeTopic(e.ddsTopic)
+	return n.graph.publish()
+}
+
+// deliver takes every available sample and hands the valid ones to the
+// handler, straight from Cyclone's memory.
+func (e *endpoint) deliver(buf []C.navdds_sample) {
+	e.delivering.Lock()
+	defer e.delivering.Unlock()
+	for !e.closed.Load() {
+		k := int(C.navdds_take(e.handle, e.topic.sertype, &buf[0], C.uint32_t(len(buf))))
+		if k <= 0 {
+			return
+		}
+		e.dispatch(buf[:k])
+		if k < len(buf) {
+			return
+		}
+	}
+}
+
+func (e *endpoint) dispatch(batch []C.navdds_sample) {
+	defer C.navdds_release(&batch[0], C.uint32_t(len(batch)))
+	for _, s := range batch {
+		if s.valid != 0 {
+			e.handler(unsafe.Slice((*byte)(unsafe.Pointer(s.data)), int(s.size)))
+		}
+	}
+}
+
+// status reads the endpoint's DDS status and reports what changed.
+func (e *endpoint) status() {
+	var st C.navdds_status
+	var rc C.dds_return_t
+	if e.reader {
+		rc = C.navdds_reader_status(e.handle, &st)
+	} else {
+		rc = C.navdds_writer_status(e.handle, &st)
+	}
+	if rc < 0 || e.closed.Load() {
+		return
+	}
+	if m := int(st.matched); m != e.matched {
+		e.matched = m
+		e.emit(rmw.Event{Kind: rmw.Matched, Matched: m})
+	}
+	if st.incompatible_new == 0 {
+		return
+	}
+	ev := rmw.Event{Kind: rmw.IncompatibleQoS, Matched: e.matched, Policy: policyName(int(st.last_policy))}
+	for _, p := range e.incompatiblePeers() {
+		if !e.warned[p.GID] {
+			e.warned[p.GID] = true
+			ev.Peers = append(ev.Peers, p)
+		}
+	}
+	e.emit(ev)
+}
+
+func (e *endpoint) emit(ev rmw.Event) {
+	if e.events != nil {
+		e.events(ev)
+	}
+}
+
+// incompatiblePeers lists the endpoints on the other side of the topic
+// whose QoS cannot match ours, from the builtin discovery topics.
+func (e *endpoint) incompatiblePeers() []rmw.Peer {
+	const batch = 64
+	out := (*[batch]C.navdds_peer)(C.malloc(C.size_t(batch) * C.size_t(unsafe.Sizeof(C.navdds_peer{}))))
+	defer C.free(unsafe.Pointer(out))
+	topic, typ := C.CString(e.ddsTopic), C.CString(e.typeName)
+	defer C.free(unsafe.Pointer(topic))
+	defer C.free(unsafe.Pointer(typ))
+	publications := C.int32_t(0)
+	if e.reader {
+		publications = 1
+	}
+	k := int(C.navdds_peers(e.n.pp, publications, topic, typ, &out[0], batch))
+	var peers []rmw.Peer
+	for _, p := range out[:max(k, 0)] {
+		peer := rmw.Peer{QoS: qosFromC(p.qos)}
+		for i := range peer.GID {
+			peer.GID[i] = byte(p.guid[i])
+		}
+		pub, sub := peer.QoS, e.qos
+		if !e.reader {
+			pub, sub = e.qos, peer.QoS
+		}
+		if rmw.Incompatible(pub, sub) != "" {
+			peers = append(peers, peer)
+		}
+	}
+	return peers
+}
+
+func qosToC(q rmw.QoS) C.navdds_qos {
+	b := func(v bool) C.int32_t {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	return C.navdds_qos{
+		reliable:        b(q.Reliability == rmw.Reliable),
+		transient_local: b(q.Durability == rmw.TransientLocal),
+		keep_all:        b(q.History == rmw.KeepAll),
+		depth:           C.int32_t(q.Depth),
+		deadline:        C.int64_t(q.Deadline),
+		lifespan:        C.int64_t(q.Lifespan),
+		manual_by_topic: b(q.Liveliness == rmw.ManualByTopic),
+		lease:           C.int64_t(q.LivelinessLease),
+	}
+}
+
+func qosFromC(c C.navdds_qos) rmw.QoS {
+	q := rmw.QoS{Depth: int(c.depth), Deadline: time.Duration(c.deadline), Lifespan: time.Duration(c.lifespan),
+		LivelinessLease: time.Duration(c.lease)}
+	if c.keep_all != 0 {
+		q.History = rmw.KeepAll
+	}
+	if c.reliable != 0 {
+		q.Reliability = rmw.Reliable
+	}
+	if c.transient_local != 0 {
+		q.Durability = rmw.TransientLocal
+	}
+	if c.manual_by_topic != 0 {
+		q.Liveliness = rmw.ManualByTopic
+	}
+	return q
+}
+
+// policyName names a dds_qos_policy_id_t the way DDS documents it.
+func policyName(id int) string {
+	names := map[int]string{1: "USER_DATA", 2: "DURABILITY", 3: "PRESENTATION", 4: "DEADLINE",
+		5: "LATENCY_BUDGET", 6: "OWNERSHIP", 8: "LIVELINESS", 10: "PARTITION", 11: "RELIABILITY",
+		12: "DESTINATION_ORDER", 13: "HISTORY", 14: "RESOURCE_LIMITS", 21: "LIFESPAN",
+		22: "DURABILITY_SERVICE", 24: "TYPE_CONSISTENCY", 25: "DATA_REPRESENTATION"}
+	if s, ok := names[id]; ok {
+		return s
+	}
+	return fmt.Sprintf("policy %d", id)
+}

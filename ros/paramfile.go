@@ -1,0 +1,264 @@
+package ros
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Override is one parameter value given on the command line or in a
+// parameters file, for the nodes its key matches.
+type Override struct {
+	NodeKey string // "/**", "/ns/node", "/*/node" ...
+	Name    string // dotted parameter name
+	Value   any    // bool, int64, float64, string, or a slice of one of them
+	Source  string // where it came from, for messages
+}
+
+// parseParamRule parses -p [node:]name:=value; the value is typed as rcl
+// types YAML scalars.
+func parseParamRule(rule string) (Override, error) {
+	lhs, text, ok := strings.Cut(rule, ":=")
+	if !ok || lhs == "" || text == "" {
+		return Override{}, fmt.Errorf("%w: -p %q: want [node:]name:=value", ErrArgs, rule)
+	}
+	o := Override{NodeKey: "/**", Name: lhs, Source: "-p " + rule}
+	if node, name, ok := strings.Cut(lhs, ":"); ok {
+		o.NodeKey, o.Name = "/"+strings.TrimPrefix(node, "/"), name
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) != 1 {
+		return Override{}, fmt.Errorf("%w: -p %q: value is not a YAML scalar or sequence", ErrArgs, rule)
+	}
+	v, err := paramValue(doc.Content[0])
+	if err != nil {
+		return Override{}, fmt.Errorf("%w: -p %q: %v", ErrArgs, rule, err)
+	}
+	o.Value = v
+	return o, nil
+}
+
+// ParseParamsFile parses a ROS 2 parameters file: node keys (nested or as
+// slash paths, with /* and /** wildcards) holding ros__parameters maps.
+// source names the file in messages.
+func ParseParamsFile(text, source string) ([]Override, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, fmt.Errorf("%w: params file %s: %v", ErrArgs, source, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	var out []Override
+	if err := walkNodeKeys(doc.Content[0], "", source, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func walkNodeKeys(m *yaml.Node, path, source string, out *[]Override) error {
+	if m.Kind != yaml.MappingNode {
+		return fmt.Errorf("%w: params file %s line %d: expected a map of node names", ErrArgs, source, m.Line)
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, val := m.Content[i].Value, m.Content[i+1]
+		if key == "ros__parameters" {
+			if path == "" {
+				return fmt.Errorf("%w: params file %s line %d: ros__parameters outside a node key", ErrArgs, source, m.Content[i].Line)
+			}
+			if err := walkParams(val, path, "", source, out); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := walkNodeKeys(val, path+"/"+strings.Trim(key, "/"), source, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func walkParams(m *yaml.Node, nodeKey, prefix, source string, out *[]Override) error {
+	if m.Kind != yaml.MappingNode {
+		return fmt.Errorf("%w: params file %s line %d: ros__parameters must be a map", ErrArgs, source, m.Line)
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		name, val := prefix+m.Content[i].Value, m.Content[i+1]
+		if val.Kind == yaml.MappingNode {
+			if err := walkParams(val, nodeKey, name+".", source, out); err != nil {
+				return err
+			}
+			continue
+		}
+		v, err := paramValue(val)
+		if err != nil {
+			return fmt.Errorf("%w: params file %s line %d: %s: %v", ErrArgs, source, val.Line, name, err)
+		}
+		*out = append(*out, Override{NodeKey: nodeKey, Name: name, Value: v,
+			Source: fmt.Sprintf("%s line %d", source, val.Line)})
+	}
+	return nil
+}
+
+// paramValue types a YAML scalar or sequence the way rcl_yaml_param_parser
+// does: quoted text is a string; true/yes/on and false/no/off (any case
+// YAML allows) are bools; whole-string C integers (0x.., 0.. octal) are
+// int64; C floats and .inf/.nan are float64; anything else is a string.
+// A sequence takes the type of its elements, which must agree.
+func paramValue(n *yaml.Node) (any, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return scalarValue(n), nil
+	case yaml.SequenceNode:
+		return sequenceValue(n)
+	}
+	return nil, fmt.Errorf("unsupported YAML value at line %d", n.Line)
+}
+
+func scalarValue(n *yaml.Node) any {
+	s := n.Value
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 || n.Style&yaml.TaggedStyle != 0 && n.Tag == "!!str" {
+		return s
+	}
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON":
+		return true
+	case "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF":
+		return false
+	}
+	if i, ok := cInt(s); ok {
+		return i
+	}
+	if f, ok := cFloat(s); ok {
+		return f
+	}
+	return s
+}
+
+var cIntRE = regexp.MustCompile(`^[+-]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$`)
+
+// cInt parses s as strtoll(s, NULL, 0) would, whole string only.
+func cInt(s string) (int64, bool) {
+	if !cIntRE.MatchString(s) {
+		return 0, false
+	}
+	sign, body := "", s
+	if s[0] == '+' || s[0] == '-' {
+		sign, body = s[:1], s[1:]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(body, "0x") || strings.HasPrefix(body, "0X"):
+		base, body = 16, body[2:]
+	case len(body) > 1 && body[0] == '0':
+		base, body = 8, body[1:]
+	}
+	v, err := strconv.ParseInt(sign+body, base, 64)
+	return v, err == nil
+}
+
+var cFloatRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+func cFloat(s string) (float64, bool) {
+	switch strings.ToLower(strings.TrimPrefix(s, "+")) {
+	case ".nan", "nan":
+		return math.NaN(), true
+	case ".inf", "inf", "infinity":
+		return math.Inf(1), true
+	case "-.inf", "-inf", "-infinity":
+		return math.Inf(-1), true
+	}
+	if !cFloatRE.MatchString(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil
+}
+
+func sequenceValue(n *yaml.Node) (any, error) {
+	if len(n.Content) == 0 {
+		return []string{}, nil // rcl gives an empty string array
+	}
+	first := scalarKind(n.Content[0])
+	vals := make([]any, len(n.Content))
+	for i, item := range n.Content {
+		if item.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("nested sequences are not parameter values")
+		}
+		vals[i] = scalarValue(item)
+		if scalarKind(item) != first {
+			return nil, fmt.Errorf("sequence should be of same type (element %d is %s, element 0 is %s)", i, scalarKind(item), first)
+		}
+	}
+	switch first {
+	case "bool":
+		return collect[bool](vals), nil
+	case "integer":
+		return collect[int64](vals), nil
+	case "double":
+		return collect[float64](vals), nil
+	}
+	return collect[string](vals), nil
+}
+
+func scalarKind(n *yaml.Node) string { return typeName(scalarValue(n)) }
+
+func collect[T any](vals []any) []T {
+	out := make([]T, len(vals))
+	for i, v := range vals {
+		out[i] = v.(T)
+	}
+	return out
+}
+
+// typeName names a parameter value's type as ROS 2 does.
+func typeName(v any) string {
+	switch v.(type) {
+	case bool:
+		return "bool"
+	case int64:
+		return "integer"
+	case float64:
+		return "double"
+	case string:
+		return "string"
+	case []bool:
+		return "bool_array"
+	case []int64:
+		return "integer_array"
+	case []float64:
+		return "double_array"
+	case []string:
+		return "string_array"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// matchesNode reports whether a node key of a parameters file applies to
+// the node with fully qualified name fq: "/*" matches one name token, "/**"
+// any number, as rclcpp's is_node_name_matched.
+func matchesNode(key, fq string) bool {
+	key = "/" + strings.TrimPrefix(key, "/")
+	var re strings.Builder
+	re.WriteString("^")
+	for rest := key; rest != ""; {
+		switch {
+		case strings.HasPrefix(rest, "/**"):
+			re.WriteString(`(/\w+)*`)
+			rest = rest[3:]
+		case strings.HasPrefix(rest, "/*"):
+			re.WriteString(`(/\w+)`)
+			rest = rest[2:]
+		default:
+			re.WriteString(regexp.QuoteMeta(rest[:1]))
+			rest = rest[1:]
+		}
+	}
+	re.WriteString("$")
+	ok, err := regexp.MatchString(re.String(), fq)
+	return err == nil && ok
+}

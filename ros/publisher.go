@@ -1,0 +1,87 @@
+package ros
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/navnode/navnode/msgs"
+	"github.com/navnode/navnode/ros/rmw"
+)
+
+// Message is a generated message type of msgs/, through a pointer.
+type Message[T any] interface {
+	*T
+	msgs.Message
+}
+
+// Publisher publishes messages of type T on one topic.
+type Publisher[T any, PT Message[T]] struct {
+	n     *Node
+	topic string
+	qos   QoS
+	w     rmw.Writer
+
+	mu  sync.Mutex
+	buf []byte
+}
+
+// NewPublisher creates a publisher on topic (resolved as the node resolves
+// names: relative, ~/private and remapped).
+func NewPublisher[T any, PT Message[T]](n *Node, topic string, q QoS) (*Publisher[T, PT], error) {
+	fq, err := n.ResolveTopic(topic)
+	if err != nil {
+		return nil, err
+	}
+	p := &Publisher[T, PT]{n: n, topic: fq, qos: q}
+	info := PT(new(T)).MsgType()
+	p.w, err = n.mw.NewWriter(fq, info, q, func(ev rmw.Event) { n.qosEvent("publisher", fq, q, ev) })
+	if err != nil {
+		return nil, fmt.Errorf("ros: publisher on %s: %w", fq, err)
+	}
+	if err := n.addCloser(func() { p.w.Close() }); err != nil {
+		p.w.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// Publish encodes m and sends it. With reliable QoS it may wait while
+// matched readers catch up.
+func (p *Publisher[T, PT]) Publish(m *T) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var err error
+	if p.buf, err = PT(m).AppendCDR(p.buf[:0]); err != nil {
+		return err
+	}
+	return p.w.Write(p.buf)
+}
+
+// Topic returns the fully qualified topic name.
+func (p *Publisher[T, PT]) Topic() string { return p.topic }
+
+// Matched returns the number of subscriptions matched now.
+func (p *Publisher[T, PT]) Matched() int { return p.w.Matched() }
+
+// WaitMatched waits until at least n subscriptions match or ctx ends.
+func (p *Publisher[T, PT]) WaitMatched(ctx context.Context, n int) error {
+	return waitMatched(ctx, p.w.Matched, n, p.topic)
+}
+
+// Close closes the publisher.
+func (p *Publisher[T, PT]) Close() error { return p.w.Close() }
+
+func waitMatched(ctx context.Context, matched func() int, n int, topic string) error {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for matched() < n {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("ros: %s: %d of %d peers matched: %w", topic, matched(), n, ctx.Err())
+		case <-t.C:
+		}
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package rmw
+
+import (
+	"encoding/hex"
+	"strings"
+
+	"github.com/navnode/navnode/msgs"
+)
+
+// GID identifies a writer or reader in the ROS graph: the 16-byte DDS GUID
+// (12-byte participant prefix, 4-byte entity id). Humble pads it to 24 bytes
+// with zeros on the wire.
+type GID [16]byte
+
+// String formats g as ros2 topic info -v does: dotted hex bytes.
+func (g GID) String() string {
+	parts := make([]string, len(g))
+	for i, b := range g {
+		parts[i] = hex.EncodeToString([]byte{b})
+	}
+	return strings.Join(parts, ".")
+}
+
+// Middleware creates nodes. It is safe for concurrent use.
+type Middleware interface {
+	// NewNode joins the ROS graph as node name in namespace ns (absolute,
+	// e.g. "/" or "/robot1"); both are already validated.
+	NewNode(name, ns string) (Node, error)
+}
+
+// Node creates the endpoints of one ROS node. Closing it closes them all.
+type Node interface {
+	// NewWriter creates a writer on the fully qualified topic name.
+	NewWriter(topic string, t msgs.TypeInfo, q QoS, events EventFunc) (Writer, error)
+	// NewReader creates a reader on the fully qualified topic name; h gets
+	// every sample, one at a time, from one goroutine of the backend.
+	NewReader(topic string, t msgs.TypeInfo, q QoS, h Handler, events EventFunc) (Reader, error)
+	Close() error
+}
+
+// Handler receives one CDR payload, encapsulation header first. payload is
+// valid only until Handler returns, and Handler must not block: it runs on
+// the goroutine that delivers every topic of the node.
+type Handler func(payload []byte)
+
+// Writer publishes payloads.
+type Writer interface {
+	// Write publishes one CDR payload; it does not keep payload.
+	Write(payload []byte) error
+	// Matched returns the number of readers currently matched.
+	Matched() int
+	GID() GID
+	Close() error
+}
+
+// Reader receives payloads through its Handler.
+type Reader interface {
+	// Matched returns the number of writers currently matched.
+	Matched() int
+	GID() GID
+	Close() error
+}
+
+// EventKind names a QoS event.
+type EventKind int
+
+// Event kinds.
+const (
+	// Matched: the number of matched peers changed (Event.Matched).
+	Matched EventKind = iota
+	// IncompatibleQoS: a peer on the same topic and type cannot be matched
+	// because of its QoS. Event.Policy names the first policy at fault.
+	IncompatibleQoS
+)
+
+// Event reports a change that concerns one writer or reader.
+type Event struct {
+	Kind    EventKind
+	Matched int    // current number of matched peers
+	Policy  string // DDS QoS policy at fault, e.g. "RELIABILITY"
+	Peers   []Peer // the incompatible peers, when the backend can list them
+}
+
+// Peer is another endpoint on the same topic.
+type Peer struct {
+	GID GID
+	QoS QoS
+}
+
+// EventFunc receives events; like Handler it must not block.
+type EventFunc func(Event)
