@@ -70,6 +70,17 @@ func (p *Publisher[T, PT]) WaitMatched(ctx context.Context, n int) error {
 	return waitMatched(ctx, p.w.Matched, n, p.topic)
 }
 
+// WaitAcked waits until every matched reliable subscription has
+// acknowledged all messages published, or ctx ends (10 s without a
+// deadline).
+func (p *Publisher[T, PT]) WaitAcked(ctx context.Context) error {
+	timeout := 10 * time.Second
+	if d, ok := ctx.Deadline(); ok {
+		timeout = time.Until(d)
+	}
+	return p.w.WaitAcked(timeout)
+}
+
 // Close closes the publisher.
 func (p *Publisher[T, PT]) Close() error { return p.w.Close() }
 

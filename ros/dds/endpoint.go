@@ -142,6 +142,18 @@ func (e *endpoint) Matched() int {
 	return max(int(n), 0)
 }
 
+// WaitAcked waits until matched reliable readers have acknowledged every
+// sample written, or timeout passes.
+func (e *endpoint) WaitAcked(timeout time.Duration) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	if rc := C.dds_wait_for_acks(e.handle, C.dds_duration_t(timeout)); rc < 0 {
+		return &ddsError{op: "waiting for acknowledgements on " + e.ddsTopic, code: int(rc)}
+	}
+	return nil
+}
+
 // GID returns the endpoint's DDS GUID.
 func (e *endpoint) GID() rmw.GID { return e.gid }
 

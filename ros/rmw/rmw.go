@@ -3,6 +3,7 @@ package rmw
 import (
 	"encoding/hex"
 	"strings"
+	"time"
 
 	"github.com/navnode/navnode/msgs"
 )
@@ -49,6 +50,9 @@ type Writer interface {
 	Write(payload []byte) error
 	// Matched returns the number of readers currently matched.
 	Matched() int
+	// WaitAcked waits until every matched reliable reader has acknowledged
+	// everything written, or timeout passes.
+	WaitAcked(timeout time.Duration) error
 	GID() GID
 	Close() error
 }
