@@ -6,9 +6,9 @@ FOXGLOVE := test/interop/foxglove
 
 # Debian packages the build and tests need, beyond Go, which the machine has.
 # Node.js and npm come from apt only when they are not already installed.
-APT_PACKAGES :=
+APT_PACKAGES := pkg-config cyclonedds-dev cyclonedds-tools libfastrtps-dev libfastcdr-dev fastddsgen g++
 
-.PHONY: deps build test vet generate check-generated fuzz bench
+.PHONY: deps build test vet generate check-generated fuzz bench peers
 
 ## deps: install every apt and npm package and Go module the build and tests need (idempotent, as root)
 deps:
@@ -38,8 +38,23 @@ generate:
 check-generated:
 	scripts/check-generated
 
+## peers: build the interop peer programs into build/interop
+INTEROP := build/interop
+peers: $(INTEROP)/cyclone-peer $(INTEROP)/cyclone-evil
+
+$(INTEROP)/cyclone-peer: test/interop/cyclone/peer.c test/interop/idl/ros.idl test/interop/expect.h
+	@mkdir -p $(INTEROP)/gen-cyclone
+	idlc -t -x final -o $(INTEROP)/gen-cyclone test/interop/idl/ros.idl
+	gcc -O2 -Wall -o $@ $< $(INTEROP)/gen-cyclone/ros.c -I$(INTEROP)/gen-cyclone -Itest/interop \
+		$$(pkg-config --cflags --libs CycloneDDS)
+
+$(INTEROP)/cyclone-evil: test/interop/cyclone/evil.c test/interop/cyclone/evil.idl
+	@mkdir -p $(INTEROP)/gen-evil
+	idlc -t -x final -o $(INTEROP)/gen-evil test/interop/cyclone/evil.idl
+	gcc -O2 -Wall -o $@ $< $(INTEROP)/gen-evil/evil.c -I$(INTEROP)/gen-evil $$(pkg-config --cflags --libs CycloneDDS)
+
 ## test: the README's test command: regeneration check, vet, all tests with -race, fuzz smoke
-test: check-generated vet
+test: check-generated vet peers
 	$(GO) test -race -count=1 ./...
 	FUZZTIME=$(FUZZTIME) scripts/fuzz
 

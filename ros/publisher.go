@@ -81,6 +81,9 @@ func (p *Publisher[T, PT]) WaitAcked(ctx context.Context) error {
 	return p.w.WaitAcked(timeout)
 }
 
+// GID returns the publisher's identity in the ROS graph.
+func (p *Publisher[T, PT]) GID() rmw.GID { return p.w.GID() }
+
 // Close closes the publisher.
 func (p *Publisher[T, PT]) Close() error { return p.w.Close() }
 

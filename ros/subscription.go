@@ -105,6 +105,9 @@ func (s *Subscription[T, PT]) WaitMatched(ctx context.Context, n int) error {
 	return waitMatched(ctx, s.r.Matched, n, s.topic)
 }
 
+// GID returns the subscription's identity in the ROS graph.
+func (s *Subscription[T, PT]) GID() rmw.GID { return s.r.GID() }
+
 // Stats returns the subscription's counters.
 func (s *Subscription[T, PT]) Stats() SubscriptionStats {
 	return SubscriptionStats{Received: s.received.Load(), Malformed: s.malformed.Load(), Dropped: s.dropped.Load()}
