@@ -40,7 +40,7 @@ check-generated:
 
 ## peers: build the interop peer programs into build/interop
 INTEROP := build/interop
-peers: $(INTEROP)/cyclone-peer $(INTEROP)/cyclone-evil
+peers: $(INTEROP)/cyclone-peer $(INTEROP)/cyclone-evil $(INTEROP)/fastdds-peer
 
 $(INTEROP)/cyclone-peer: test/interop/cyclone/peer.c test/interop/idl/ros.idl test/interop/expect.h
 	@mkdir -p $(INTEROP)/gen-cyclone
@@ -52,6 +52,12 @@ $(INTEROP)/cyclone-evil: test/interop/cyclone/evil.c test/interop/cyclone/evil.i
 	@mkdir -p $(INTEROP)/gen-evil
 	idlc -t -x final -o $(INTEROP)/gen-evil test/interop/cyclone/evil.idl
 	gcc -O2 -Wall -o $@ $< $(INTEROP)/gen-evil/evil.c -I$(INTEROP)/gen-evil $$(pkg-config --cflags --libs CycloneDDS)
+
+$(INTEROP)/fastdds-peer: test/interop/fastdds/peer.cpp test/interop/idl/ros.idl test/interop/expect.h
+	@mkdir -p $(INTEROP)/gen-fastdds
+	fastddsgen -cs -replace -d $(INTEROP)/gen-fastdds test/interop/idl/ros.idl
+	g++ -std=c++17 -O1 -Wall -o $@ $< $(INTEROP)/gen-fastdds/ros.cxx $(INTEROP)/gen-fastdds/rosPubSubTypes.cxx \
+		-I$(INTEROP)/gen-fastdds -Itest/interop -lfastrtps -lfastcdr -pthread
 
 ## test: the README's test command: regeneration check, vet, all tests with -race, fuzz smoke
 test: check-generated vet peers

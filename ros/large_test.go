@@ -124,7 +124,7 @@ func TestMain(m *testing.M) {
 func largePeer() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 55*time.Second)
 	defer cancel()
-	mw, err := dds.New(dds.Config{DomainID: largeDomain, Range: dds.RangeLocalhost})
+	mw, err := dds.New(dds.Loopback(largeDomain))
 	if err != nil {
 		return err
 	}

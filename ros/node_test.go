@@ -25,7 +25,7 @@ import (
 // testMiddleware keeps traffic on loopback without multicast, on a domain
 // of the test's own.
 func testMiddleware(t *testing.T, domain uint32) rmw.Middleware {
-	mw, err := dds.New(dds.Config{DomainID: domain, Range: dds.RangeLocalhost})
+	mw, err := dds.New(dds.Loopback(domain))
 	require.NoError(t, err)
 	return mw
 }

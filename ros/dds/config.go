@@ -56,6 +56,20 @@ type Config struct {
 	CycloneURI string
 }
 
+// LoopbackInterface is a CycloneDDS configuration fragment that binds to
+// the loopback interface, for Config.CycloneURI.
+const LoopbackInterface = `<CycloneDDS><Domain Id="any"><General><Interfaces>` +
+	`<NetworkInterface address="127.0.0.1"/></Interfaces></General></Domain></CycloneDDS>`
+
+// Loopback returns a configuration for processes on one machine that talk
+// over the loopback interface only, with unicast discovery: what tests and
+// single-host simulations use. Peers must be configured alike (for
+// CycloneDDS: AllowMulticast false, ParticipantIndex auto, Peer localhost,
+// NetworkInterface 127.0.0.1).
+func Loopback(domain uint32) Config {
+	return Config{DomainID: domain, Range: RangeLocalhost, CycloneURI: LoopbackInterface}
+}
+
 // ConfigFromEnv reads ROS_DISTRO, ROS_AUTOMATIC_DISCOVERY_RANGE,
 // ROS_STATIC_PEERS, ROS_LOCALHOST_ONLY and CYCLONEDDS_URI. The domain id
 // is left to the caller, which owns ROS_DOMAIN_ID parsing.

@@ -16,7 +16,7 @@ import (
 // testConfig keeps DDS traffic on loopback, without multicast, on a domain
 // of the test's own.
 func testConfig(domain uint32) Config {
-	return Config{DomainID: domain, Range: RangeLocalhost}
+	return Loopback(domain)
 }
 
 func TestPublishSubscribe(t *testing.T) {

@@ -154,3 +154,10 @@ func TestCyclone(t *testing.T) {
 	t.Run("malformed", func(t *testing.T) { malformed(t, "cyclone-peer", "cyclone-evil", 105) })
 }
 
+
+func TestFastDDS(t *testing.T) {
+	t.Run("goal_and_plan", func(t *testing.T) { goalAndPlan(t, "fastdds-peer", 111) })
+	t.Run("late_joiner", func(t *testing.T) { lateJoiner(t, "fastdds-peer", 112) })
+	t.Run("8MiB_both_ways", func(t *testing.T) { largeBothWays(t, "fastdds-peer", 113) })
+	t.Run("discovery_info", func(t *testing.T) { discoveryInfo(t, "fastdds-peer", 114) })
+}

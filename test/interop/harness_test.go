@@ -26,7 +26,8 @@ import (
 
 // loopbackConfig is the CycloneDDS configuration of the C peer: loopback
 // unicast discovery, as navnode's ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST.
-const loopbackConfig = `<CycloneDDS><Domain Id="any"><General><AllowMulticast>false</AllowMulticast></General>` +
+const loopbackConfig = `<CycloneDDS><Domain Id="any"><General><AllowMulticast>false</AllowMulticast>` +
+	`<Interfaces><NetworkInterface address="127.0.0.1"/></Interfaces></General>` +
 	`<Discovery><ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>32</MaxAutoParticipantIndex>` +
 	`<Peers><Peer address="localhost"/></Peers></Discovery></Domain></CycloneDDS>`
 
@@ -59,7 +60,7 @@ type navnode struct {
 
 func newNavnode(t *testing.T, ctx context.Context, domain uint32) *navnode {
 	t.Helper()
-	mw, err := dds.New(dds.Config{DomainID: domain, Range: dds.RangeLocalhost})
+	mw, err := dds.New(dds.Loopback(domain))
 	require.NoError(t, err)
 	core, logs := observer.New(zap.DebugLevel)
 	n, err := ros.NewNode(ctx, "navnode", ros.WithMiddleware(mw), ros.WithLogger(zap.New(core)))
