@@ -6,7 +6,7 @@ FOXGLOVE := test/interop/foxglove
 
 # Debian packages the build and tests need, beyond Go, which the machine has.
 # Node.js and npm come from apt only when they are not already installed.
-APT_PACKAGES := pkg-config cyclonedds-dev cyclonedds-tools libfastrtps-dev libfastcdr-dev fastddsgen g++
+APT_PACKAGES := iproute2 pkg-config cyclonedds-dev cyclonedds-tools libfastrtps-dev libfastcdr-dev fastddsgen g++
 
 .PHONY: deps build test vet generate check-generated fuzz bench peers
 
@@ -59,9 +59,10 @@ $(INTEROP)/fastdds-peer: test/interop/fastdds/peer.cpp test/interop/idl/ros.idl 
 	g++ -std=c++17 -O1 -Wall -o $@ $< $(INTEROP)/gen-fastdds/ros.cxx $(INTEROP)/gen-fastdds/rosPubSubTypes.cxx \
 		-I$(INTEROP)/gen-fastdds -Itest/interop -lfastrtps -lfastcdr -pthread
 
-## test: the README's test command: regeneration check, vet, all tests with -race, fuzz smoke
+## test: the README's test command: regeneration check, vet, every test with -race in an
+## isolated network namespace (DDS traffic stays on loopback), fuzz smoke run
 test: check-generated vet peers
-	$(GO) test -race -count=1 ./...
+	scripts/netns $(GO) test -race -count=1 ./...
 	FUZZTIME=$(FUZZTIME) scripts/fuzz
 
 ## fuzz: run every fuzz target for FUZZTIME executions or seconds (e.g. make fuzz FUZZTIME=2000000x)

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,14 +35,24 @@ const loopbackConfig = `<CycloneDDS><Domain Id="any"><General><AllowMulticast>fa
 // repoRoot is the module root, two levels up from this package.
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 
-// bin returns the path of a peer built by make peers.
-func bin(t *testing.T, name string) string {
+// program is how to start a peer: a binary with leading arguments and
+// extra environment, and the DDS configuration navnode needs to meet it.
+type program struct {
+	name    string
+	path    string
+	args    []string
+	env     []string
+	navnode func(domain uint32) dds.Config
+}
+
+// built returns a peer built by make peers under build/interop.
+func built(t *testing.T, name string) program {
 	t.Helper()
 	p := filepath.Join(repoRoot, "build", "interop", name)
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("peer %s is not built (%v): run make peers", name, err)
 	}
-	return p
+	return program{name: name, path: p, navnode: dds.Loopback}
 }
 
 // testCtx bounds a whole test.
@@ -58,9 +69,9 @@ type navnode struct {
 	logs *observer.ObservedLogs
 }
 
-func newNavnode(t *testing.T, ctx context.Context, domain uint32) *navnode {
+func newNavnode(t *testing.T, ctx context.Context, prog program, domain uint32) *navnode {
 	t.Helper()
-	mw, err := dds.New(dds.Loopback(domain))
+	mw, err := dds.New(prog.navnode(domain))
 	require.NoError(t, err)
 	core, logs := observer.New(zap.DebugLevel)
 	n, err := ros.NewNode(ctx, "navnode", ros.WithMiddleware(mw), ros.WithLogger(zap.New(core)))
@@ -69,37 +80,65 @@ func newNavnode(t *testing.T, ctx context.Context, domain uint32) *navnode {
 	return &navnode{Node: n, logs: logs}
 }
 
-// peer is a running peer process.
+// peer is a running peer process. Publishing peers stay up until their
+// stdin closes, which wait does.
 type peer struct {
-	name string
-	cmd  *exec.Cmd
-	out  syncBuffer
-	done chan error
+	name  string
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	out   syncBuffer
+	done  chan error
 }
 
 // startPeer runs a peer on domain with args; its output is kept for the
 // test's failure messages.
-func startPeer(t *testing.T, ctx context.Context, domain uint32, path string, args ...string) *peer {
+func startPeer(t *testing.T, ctx context.Context, domain uint32, prog program, args ...string) *peer {
 	t.Helper()
-	p := &peer{name: filepath.Base(path) + " " + strings.Join(args, " "), done: make(chan error, 1)}
-	p.cmd = exec.CommandContext(ctx, path, args...)
+	p := &peer{name: prog.name + " " + strings.Join(args, " "), done: make(chan error, 1)}
+	p.cmd = exec.CommandContext(ctx, prog.path, append(append([]string{}, prog.args...), args...)...)
 	p.cmd.Env = append(os.Environ(), fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "CYCLONEDDS_URI="+loopbackConfig)
+	p.cmd.Env = append(p.cmd.Env, prog.env...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
+	var err error
+	p.stdin, err = p.cmd.StdinPipe()
+	require.NoError(t, err)
 	require.NoError(t, p.cmd.Start())
 	go func() { p.done <- p.cmd.Wait() }()
 	t.Cleanup(func() {
-		if p.cmd.ProcessState == nil {
-			p.cmd.Process.Kill()
-		}
-		<-p.done
+		p.stdin.Close()
+		_ = p.cmd.Process.Kill() // fails harmlessly if it has exited
+		p.done <- <-p.done
 	})
 	return p
 }
 
-// wait waits for the peer to exit and fails the test, with its output, if
-// it did not succeed.
+// waitReady waits until the peer says its endpoint has matched navnode's.
+func (p *peer) waitReady(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for !strings.Contains(p.out.String(), "READY\n") {
+		select {
+		case err := <-p.done:
+			p.done <- err
+			t.Fatalf("peer %q exited before it was ready (%v):\n%s", p.name, err, p.out.String())
+		case <-ctx.Done():
+			t.Fatalf("peer %q never matched navnode: %v\noutput so far:\n%s", p.name, ctx.Err(), p.out.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// proceed tells a publishing peer that navnode's side has matched too.
+func (p *peer) proceed(t *testing.T) {
+	t.Helper()
+	_, err := io.WriteString(p.stdin, "go\n")
+	require.NoError(t, err, "peer %q", p.name)
+}
+
+// wait lets the peer finish (closing its stdin), waits for it to exit and
+// fails the test, with its output, if it did not succeed.
 func (p *peer) wait(t *testing.T, ctx context.Context) string {
 	t.Helper()
+	p.stdin.Close()
 	select {
 	case err := <-p.done:
 		p.done <- err

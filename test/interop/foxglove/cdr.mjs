@@ -11,16 +11,12 @@
 // @foxglove/rosmsg2-serialization's MessageWriter, and decodes navnode's bytes
 // with its MessageReader. stdout is a JSON array of
 //   {"fox": "<hex>", "decoded": {...}} or {"error": "..."}.
-import { readFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { parse } from "@foxglove/rosmsg";
 import { MessageReader, MessageWriter } from "@foxglove/rosmsg2-serialization";
 
-const PRIMITIVES = new Set([
-  "bool", "byte", "char", "int8", "uint8", "int16", "uint16", "int32", "uint32",
-  "int64", "uint64", "float32", "float64", "string", "wstring",
-]);
-const SEPARATOR = "\n" + "=".repeat(80) + "\n";
+const { fullDefinition } = createRequire(import.meta.url)("./definitions.cjs");
 
 const sets = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -29,54 +25,11 @@ const sets = Object.fromEntries(
   }),
 );
 
-function readMsg(dirs, ref) {
-  const [pkg, name] = ref.split("/");
-  for (const dir of dirs) {
-    const path = join(dir, pkg, "msg", name + ".msg");
-    if (existsSync(path)) return readFileSync(path, "utf8");
-  }
-  throw new Error(`no definition of ${ref} in ${dirs.join(", ")}`);
-}
-
-// references returns the message types a .msg text refers to, as pkg/Type.
-function references(text, pkg) {
-  const refs = [];
-  for (const raw of text.split("\n")) {
-    const line = raw.split("#")[0].trim();
-    if (line === "") continue;
-    const type = line.split(/\s+/)[0].replace(/<=\d+/, "").replace(/\[.*\]$/, "");
-    if (PRIMITIVES.has(type)) continue;
-    refs.push(type.includes("/") ? type : `${pkg}/${type}`);
-  }
-  return refs;
-}
-
-// fullDefinition concatenates the .msg text of ref and of every type it
-// references, in the format rosbag2 and MCAP use for ros2msg schemas.
-function fullDefinition(dirs, ref) {
-  const seen = new Set([ref]);
-  const queue = [ref];
-  const parts = [];
-  while (queue.length > 0) {
-    const cur = queue.shift();
-    const text = readMsg(dirs, cur);
-    parts.push(cur === ref ? text : `MSG: ${cur}\n${text}`);
-    for (const dep of references(text, cur.split("/")[0])) {
-      if (!seen.has(dep)) {
-        seen.add(dep);
-        queue.push(dep);
-      }
-    }
-  }
-  return parts.join(SEPARATOR);
-}
-
 const codecs = new Map();
 function codec(set, type) {
   const key = `${set} ${type}`;
   if (!codecs.has(key)) {
-    const ref = type.replace("/msg/", "/");
-    const defs = parse(fullDefinition(sets[set], ref), { ros2: true });
+    const defs = parse(fullDefinition(sets[set], type), { ros2: true });
     // A .msg with only constants (rcl_interfaces/ParameterType) is, in ROS 2's
     // IDL, a struct with only the dummy member and a separate constants module.
     // MessageWriter would mistake the parsed type for the constants module, so
