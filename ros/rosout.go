@@ -33,8 +33,8 @@ func (n *Node) startRosout(base *zap.Logger) error {
 type rosoutCore struct {
 	zapcore.LevelEnabler
 	shared *rosoutShared
-	name   string        // logger name, e.g. "robot1.navnode"
-	fields []zap.Field   // from With
+	name   string      // logger name, e.g. "robot1.navnode"
+	fields []zap.Field // from With
 }
 
 var _ zapcore.Core = (*rosoutCore)(nil)

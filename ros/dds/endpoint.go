@@ -33,8 +33,8 @@ type endpoint struct {
 	events   rmw.EventFunc
 	closed   atomic.Bool
 
-	delivering sync.Mutex     // held while the handler runs
-	matched    int            // last matched count reported; run goroutine only
+	delivering sync.Mutex       // held while the handler runs
+	matched    int              // last matched count reported; run goroutine only
 	warned     map[rmw.GID]bool // incompatible peers already reported; run goroutine only
 }
 

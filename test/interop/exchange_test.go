@@ -202,7 +202,6 @@ func TestCyclone(t *testing.T) {
 	t.Run("malformed", func(t *testing.T) { malformed(t, prog, built(t, "cyclone-evil"), 105) })
 }
 
-
 func TestFastDDS(t *testing.T) {
 	prog := built(t, "fastdds-peer")
 	t.Run("goal_and_plan", func(t *testing.T) { goalAndPlan(t, prog, 111) })
