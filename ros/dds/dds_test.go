@@ -4,11 +4,15 @@ package dds
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/navnode/navnode/msgs"
+	humble "github.com/navnode/navnode/msgs/humble/rmw_dds_common"
+	"github.com/navnode/navnode/msgs/rmw_dds_common"
 	"github.com/navnode/navnode/msgs/std_msgs"
 	"github.com/navnode/navnode/ros/rmw"
 )
@@ -54,4 +58,94 @@ func TestPublishSubscribe(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("nothing received")
 	}
+}
+
+// TestDiscoveryInfoDistros reads the ros_discovery_info a node publishes,
+// as Jazzy (16-byte Gid) and as Humble (24-byte Gid, zero-padded), and
+// finds the node's name, namespace and endpoint GIDs in it.
+func TestDiscoveryInfoDistros(t *testing.T) {
+	for _, c := range []struct {
+		distro Distro
+		decode func([]byte) (ns, name string, participant []byte, readers, writers [][]byte, err error)
+		typ    msgs.TypeInfo
+	}{
+		{Jazzy, decodeJazzy, (&rmw_dds_common.ParticipantEntitiesInfo{}).MsgType()},
+		{Humble, decodeHumble, (&humble.ParticipantEntitiesInfo{}).MsgType()},
+	} {
+		t.Run(c.distro.String(), func(t *testing.T) {
+			cfg := Loopback(72 + uint32(c.distro))
+			cfg.Distro = c.distro
+			mw, err := New(cfg)
+			require.NoError(t, err)
+			n, err := mw.NewNode("navnode", "/robot1")
+			require.NoError(t, err)
+			defer n.Close()
+			typ := (&std_msgs.String{}).MsgType()
+			r, err := n.NewReader("/in", typ, rmw.Default, func([]byte) {}, nil)
+			require.NoError(t, err)
+			w, err := n.NewWriter("/out", typ, rmw.Default, nil)
+			require.NoError(t, err)
+
+			watcher, err := mw.NewNode("watcher", "/")
+			require.NoError(t, err)
+			defer watcher.Close()
+			found := make(chan [][][]byte, 10)
+			q := rmw.QoS{History: rmw.KeepAll, Reliability: rmw.Reliable, Durability: rmw.TransientLocal}
+			_, err = watcher.(*node).newDDSEndpoint(discoveryTopic, c.typ, q, func(p []byte) {
+				ns, name, pp, readers, writers, err := c.decode(p)
+				if err == nil && ns == "/robot1" && name == "navnode" {
+					found <- [][][]byte{{pp}, readers, writers}
+				}
+			}, nil)
+			require.NoError(t, err)
+			deadline := time.After(10 * time.Second)
+			for {
+				select {
+				case got := <-found:
+					gidLen := 16
+					if c.distro == Humble {
+						gidLen = 24
+					}
+					g := func(x rmw.GID) []byte { return append(x[:], make([]byte, gidLen-16)...) }
+					if len(got[1]) != 1 || len(got[2]) != 1 { // a state before both endpoints existed
+						continue
+					}
+					require.Equal(t, [][]byte{g(r.GID())}, got[1], "reader GIDs")
+					require.Contains(t, got[2], g(w.GID()), "writer GIDs")
+					require.Equal(t, g(n.(*node).gid), got[0][0], "participant GID")
+					return
+				case <-deadline:
+					t.Fatal("node never listed in ros_discovery_info")
+				}
+			}
+		})
+	}
+}
+
+func decodeJazzy(p []byte) (string, string, []byte, [][]byte, [][]byte, error) {
+	var m rmw_dds_common.ParticipantEntitiesInfo
+	if err := m.UnmarshalCDR(p); err != nil || len(m.NodeEntitiesInfoSeq) != 1 {
+		return "", "", nil, nil, nil, fmt.Errorf("bad sample: %v", err)
+	}
+	data := func(g rmw_dds_common.Gid) []byte { return g.Data[:] }
+	ni := m.NodeEntitiesInfoSeq[0]
+	return ni.NodeNamespace, ni.NodeName, m.GID.Data[:], gids(ni.ReaderGIDSeq, data), gids(ni.WriterGIDSeq, data), nil
+}
+
+func decodeHumble(p []byte) (string, string, []byte, [][]byte, [][]byte, error) {
+	var m humble.ParticipantEntitiesInfo
+	if err := m.UnmarshalCDR(p); err != nil || len(m.NodeEntitiesInfoSeq) != 1 {
+		return "", "", nil, nil, nil, fmt.Errorf("bad sample: %v", err)
+	}
+	data := func(g humble.Gid) []byte { return g.Data[:] }
+	ni := m.NodeEntitiesInfoSeq[0]
+	return ni.NodeNamespace, ni.NodeName, m.GID.Data[:], gids(ni.ReaderGIDSeq, data), gids(ni.WriterGIDSeq, data), nil
+}
+
+func gids[G any](seq []G, data func(G) []byte) [][]byte {
+	out := make([][]byte, len(seq))
+	for i, g := range seq {
+		out[i] = append([]byte{}, data(g)...)
+	}
+	return out
 }

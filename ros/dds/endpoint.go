@@ -39,8 +39,8 @@ type endpoint struct {
 }
 
 var (
-	_ rmw.Writer = (*endpoint)(nil)
-	_ rmw.Reader = (*endpoint)(nil)
+	_ rmw.AppendWriter = (*endpoint)(nil)
+	_ rmw.Reader       = (*endpoint)(nil)
 )
 
 // NewWriter creates a writer on ROS topic name (fully qualified).
@@ -56,11 +56,17 @@ func (n *node) NewReader(name string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler,
 	return n.newEndpoint(name, t, q, h, events)
 }
 
+// newEndpoint creates the DDS endpoint of ROS topic name: "rt" + name.
 func (n *node) newEndpoint(name string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler, events rmw.EventFunc) (*endpoint, error) {
+	return n.newDDSEndpoint("rt"+name, t, q, h, events)
+}
+
+// newDDSEndpoint creates a reader (h != nil) or writer on DDS topic ddsTopic.
+func (n *node) newDDSEndpoint(ddsTopic string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler, events rmw.EventFunc) (*endpoint, error) {
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
-	e := &endpoint{n: n, ddsTopic: "rt" + name, typeName: t.DDSName, reader: h != nil, qos: q,
+	e := &endpoint{n: n, ddsTopic: ddsTopic, typeName: t.DDSName, reader: h != nil, qos: q,
 		handler: h, events: events, warned: map[rmw.GID]bool{}}
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -126,6 +132,32 @@ func (e *endpoint) Write(payload []byte) error {
 		return fmt.Errorf("dds: write to %s: %d-byte payload has no encapsulation header", e.ddsTopic, len(payload))
 	}
 	if rc := C.navdds_write(e.handle, e.topic.sertype, unsafe.Pointer(&payload[0]), C.size_t(len(payload))); rc < 0 {
+		return &ddsError{op: "writing to " + e.ddsTopic, code: int(rc)}
+	}
+	return nil
+}
+
+// WriteAppend encodes straight into a serdata of sizeHint bytes' capacity
+// and publishes it; if the encoding does not fit, it publishes a copy.
+func (e *endpoint) WriteAppend(sizeHint int, encode rmw.AppendFunc) error {
+	if e.closed.Load() {
+		return ErrClosed
+	}
+	var data *C.uchar
+	sd := C.navdds_serdata_alloc(e.topic.sertype, C.uint32_t(sizeHint), &data)
+	if sd == nil {
+		return &ddsError{op: "allocating a sample for " + e.ddsTopic, code: -5}
+	}
+	buf := unsafe.Slice((*byte)(unsafe.Pointer(data)), sizeHint)[:0]
+	out, err := encode(buf)
+	if err != nil || len(out) == 0 || unsafe.SliceData(out) != unsafe.SliceData(buf) {
+		C.navdds_serdata_free(sd) // failed, or grew into Go memory
+		if err != nil {
+			return err
+		}
+		return e.Write(out)
+	}
+	if rc := C.navdds_write_serdata(e.handle, sd, C.uint32_t(len(out))); rc < 0 {
 		return &ddsError{op: "writing to " + e.ddsTopic, code: int(rc)}
 	}
 	return nil

@@ -11,6 +11,7 @@ import "C"
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -171,6 +172,7 @@ func (n *node) run() {
 		if k < 0 {
 			return
 		}
+		delivered := false
 		for _, x := range xs[:k] {
 			if x == 0 {
 				var b C.bool
@@ -190,7 +192,14 @@ func (n *node) run() {
 				e.status()
 			} else {
 				e.deliver(samples[:])
+				delivered = true
 			}
+		}
+		if delivered {
+			// Handlers usually hand samples to goroutines they woke; let those
+			// run now rather than once sysmon takes this P back from the
+			// blocking cgo wait below (tens of microseconds).
+			runtime.Gosched()
 		}
 		n.mu.Lock()
 		closed := n.closed

@@ -3,6 +3,7 @@
  * send align4(size) bytes (as rmw_cyclonedds pads its serdata). */
 #include "shim.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,51 @@
 
 struct navdds_serdata {
   struct ddsi_serdata c;
-  uint32_t size;
+  uint32_t size;     /* payload bytes, padded to 4 */
+  uint32_t capacity; /* bytes allocated for data */
+  struct navdds_serdata *next; /* in the cache */
   unsigned char data[];
 };
+
+/* Serdata of 64 KiB and more are kept for reuse, up to 64 MiB in all:
+ * releasing a large buffer to the kernel and faulting it in again for the
+ * next point cloud costs more than copying it. */
+enum { CACHE_MIN = 64 << 10, CACHE_CHUNK = 64 << 10 };
+static const size_t cache_max = 64u << 20;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct navdds_serdata *cache_head;
+static size_t cache_bytes;
+
+/* cache_take returns a cached serdata that holds n bytes without wasting
+ * more than half of it, or NULL. */
+static struct navdds_serdata *cache_take(uint32_t n) {
+  pthread_mutex_lock(&cache_lock);
+  struct navdds_serdata **p = &cache_head, *d = NULL;
+  for (; *p != NULL; p = &(*p)->next) {
+    if ((*p)->capacity >= n && (*p)->capacity / 2 <= n) {
+      d = *p;
+      *p = d->next;
+      cache_bytes -= d->capacity;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&cache_lock);
+  return d;
+}
+
+/* cache_put keeps d if there is room, and reports whether it did. */
+static bool cache_put(struct navdds_serdata *d) {
+  if (d->capacity < CACHE_MIN) return false;
+  pthread_mutex_lock(&cache_lock);
+  bool keep = cache_bytes + d->capacity <= cache_max;
+  if (keep) {
+    d->next = cache_head;
+    cache_head = d;
+    cache_bytes += d->capacity;
+  }
+  pthread_mutex_unlock(&cache_lock);
+  return keep;
+}
 
 /* What dds_write/dds_take would use as a sample; navnode uses the *cdr calls,
  * but the sertype ops must still be complete and safe. */
@@ -31,8 +74,13 @@ static uint32_t align4(size_t n) { return (uint32_t)((n + 3u) & ~(size_t)3u); }
 static struct navdds_serdata *serdata_new(const struct ddsi_sertype *type, enum ddsi_serdata_kind kind,
                                           size_t size) {
   uint32_t padded = align4(size);
-  struct navdds_serdata *d = malloc(sizeof(*d) + padded);
-  if (d == NULL) return NULL;
+  struct navdds_serdata *d = padded >= CACHE_MIN ? cache_take(padded) : NULL;
+  if (d == NULL) {
+    uint32_t capacity = padded >= CACHE_MIN ? (padded + CACHE_CHUNK - 1) / CACHE_CHUNK * CACHE_CHUNK : padded;
+    d = malloc(sizeof(*d) + capacity);
+    if (d == NULL) return NULL;
+    d->capacity = capacity;
+  }
   ddsi_serdata_init(&d->c, type, kind);
   d->c.hash = type ? type->serdata_basehash : 0;
   d->size = padded;
@@ -138,7 +186,10 @@ static bool sd_untyped_to_sample(const struct ddsi_sertype *type, const struct d
   return true; /* keyless: nothing to fill */
 }
 
-static void sd_free(struct ddsi_serdata *d) { free(d); }
+static void sd_free(struct ddsi_serdata *dc) {
+  struct navdds_serdata *d = (struct navdds_serdata *)dc;
+  if (!cache_put(d)) free(d);
+}
 
 static size_t sd_print(const struct ddsi_sertype *type, const struct ddsi_serdata *dc, char *buf, size_t n) {
   (void)type;
@@ -291,6 +342,31 @@ dds_return_t navdds_write(dds_entity_t wr, const struct ddsi_sertype *st, const 
   if (d == NULL) return DDS_RETCODE_OUT_OF_RESOURCES;
   return dds_writecdr(wr, d); /* consumes d */
 }
+
+/* navdds_serdata_alloc returns an empty data serdata whose buffer holds at
+ * least capacity bytes, for the caller to fill and then publish with
+ * navdds_write_serdata or drop with navdds_serdata_free. */
+struct ddsi_serdata *navdds_serdata_alloc(const struct ddsi_sertype *st, uint32_t capacity, unsigned char **data) {
+  struct navdds_serdata *d = serdata_new(st, SDK_DATA, capacity);
+  if (d == NULL) return NULL;
+  *data = d->data;
+  return &d->c;
+}
+
+/* navdds_write_serdata publishes the first n bytes of sd's buffer. */
+dds_return_t navdds_write_serdata(dds_entity_t wr, struct ddsi_serdata *sd, uint32_t n) {
+  struct navdds_serdata *d = (struct navdds_serdata *)sd;
+  uint32_t padded = align4(n);
+  if (padded > d->capacity) {
+    ddsi_serdata_unref(sd);
+    return DDS_RETCODE_BAD_PARAMETER;
+  }
+  memset(d->data + n, 0, padded - n);
+  d->size = padded;
+  return dds_writecdr(wr, sd); /* consumes sd */
+}
+
+void navdds_serdata_free(struct ddsi_serdata *sd) { ddsi_serdata_unref(sd); }
 
 int32_t navdds_take(dds_entity_t rd, const struct ddsi_sertype *st, navdds_sample *out, uint32_t max) {
   enum { batch = 64 };

@@ -55,6 +55,9 @@ dds_entity_t navdds_create_writer(dds_entity_t pp, dds_entity_t topic, const nav
 dds_entity_t navdds_create_reader(dds_entity_t pp, dds_entity_t topic, const navdds_qos *q,
                                   const void *userdata, size_t n);
 dds_return_t navdds_write(dds_entity_t wr, const struct ddsi_sertype *st, const void *p, size_t n);
+struct ddsi_serdata *navdds_serdata_alloc(const struct ddsi_sertype *st, uint32_t capacity, unsigned char **data);
+dds_return_t navdds_write_serdata(dds_entity_t wr, struct ddsi_serdata *sd, uint32_t n);
+void navdds_serdata_free(struct ddsi_serdata *sd);
 int32_t navdds_take(dds_entity_t rd, const struct ddsi_sertype *st, navdds_sample *out, uint32_t max);
 void navdds_release(navdds_sample *s, uint32_t n);
 dds_return_t navdds_writer_status(dds_entity_t wr, navdds_status *st);

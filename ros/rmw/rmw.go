@@ -57,6 +57,19 @@ type Writer interface {
 	Close() error
 }
 
+// AppendFunc appends an encoded payload to dst and returns the result, as
+// the generated AppendCDR methods do.
+type AppendFunc func(dst []byte) ([]byte, error)
+
+// AppendWriter is a Writer that can have a payload encoded straight into
+// the middleware's own buffer, saving a copy of large messages.
+type AppendWriter interface {
+	Writer
+	// WriteAppend publishes what encode appends to a buffer of at least
+	// sizeHint bytes' capacity.
+	WriteAppend(sizeHint int, encode AppendFunc) error
+}
+
 // Reader receives payloads through its Handler.
 type Reader interface {
 	// Matched returns the number of writers currently matched.

@@ -24,7 +24,7 @@ import (
 // publishUntilDone publishes every second until the peer, which checks what
 // it receives, exits: a volatile reader that matched just before a write
 // can legitimately miss it, as it can miss a sensor's first message.
-func publishUntilDone(t *testing.T, ctx context.Context, p *peer, publish func() error) {
+func publishUntilDone(t testing.TB, ctx context.Context, p *peer, publish func() error) {
 	t.Helper()
 	for {
 		require.NoError(t, publish())
@@ -148,6 +148,11 @@ func discoveryInfo(t *testing.T, prog program, domain uint32) {
 	require.Contains(t, strings.Split(m[5], ","), hexGID(pub.GID()), "writer GIDs")
 	require.Len(t, strings.Split(m[5], ","), 2, "writers: /plan and /rosout")
 	require.Equal(t, hexGID(pub.GID())[:24], m[3][:24], "endpoints share the participant's GUID prefix")
+	if prog.name == "cyclone-peer" { // it also reads the builtin discovery topics
+		require.Contains(t, out, "userdata participant  enclave=/;")
+		require.Contains(t, out, "userdata writer rt/plan typehash="+(&nav_msgs.Path{}).MsgType().Hash+";")
+		require.Contains(t, out, "userdata reader rt/goal_pose typehash="+(&geometry_msgs.PoseStamped{}).MsgType().Hash+";")
+	}
 }
 
 // malformed: an evil peer publishes malformed CDR on /goal_pose; navnode

@@ -46,7 +46,7 @@ type program struct {
 }
 
 // built returns a peer built by make peers under build/interop.
-func built(t *testing.T, name string) program {
+func built(t testing.TB, name string) program {
 	t.Helper()
 	p := filepath.Join(repoRoot, "build", "interop", name)
 	if _, err := os.Stat(p); err != nil {
@@ -56,7 +56,7 @@ func built(t *testing.T, name string) program {
 }
 
 // testCtx bounds a whole test.
-func testCtx(t *testing.T, d time.Duration) context.Context {
+func testCtx(t testing.TB, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return ctx
@@ -69,7 +69,7 @@ type navnode struct {
 	logs *observer.ObservedLogs
 }
 
-func newNavnode(t *testing.T, ctx context.Context, prog program, domain uint32) *navnode {
+func newNavnode(t testing.TB, ctx context.Context, prog program, domain uint32) *navnode {
 	t.Helper()
 	mw, err := dds.New(prog.navnode(domain))
 	require.NoError(t, err)
@@ -90,14 +90,20 @@ type peer struct {
 	done  chan error
 }
 
+// command returns the command that runs prog with args on domain.
+func (prog program) command(ctx context.Context, domain uint32, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, prog.path, append(append([]string{}, prog.args...), args...)...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "CYCLONEDDS_URI="+loopbackConfig)
+	cmd.Env = append(cmd.Env, prog.env...)
+	return cmd
+}
+
 // startPeer runs a peer on domain with args; its output is kept for the
 // test's failure messages.
-func startPeer(t *testing.T, ctx context.Context, domain uint32, prog program, args ...string) *peer {
+func startPeer(t testing.TB, ctx context.Context, domain uint32, prog program, args ...string) *peer {
 	t.Helper()
 	p := &peer{name: prog.name + " " + strings.Join(args, " "), done: make(chan error, 1)}
-	p.cmd = exec.CommandContext(ctx, prog.path, append(append([]string{}, prog.args...), args...)...)
-	p.cmd.Env = append(os.Environ(), fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "CYCLONEDDS_URI="+loopbackConfig)
-	p.cmd.Env = append(p.cmd.Env, prog.env...)
+	p.cmd = prog.command(ctx, domain, args...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
 	var err error
 	p.stdin, err = p.cmd.StdinPipe()
@@ -113,7 +119,7 @@ func startPeer(t *testing.T, ctx context.Context, domain uint32, prog program, a
 }
 
 // waitReady waits until the peer says its endpoint has matched navnode's.
-func (p *peer) waitReady(t *testing.T, ctx context.Context) {
+func (p *peer) waitReady(t testing.TB, ctx context.Context) {
 	t.Helper()
 	for !strings.Contains(p.out.String(), "READY\n") {
 		select {
@@ -128,7 +134,7 @@ func (p *peer) waitReady(t *testing.T, ctx context.Context) {
 }
 
 // proceed tells a publishing peer that navnode's side has matched too.
-func (p *peer) proceed(t *testing.T) {
+func (p *peer) proceed(t testing.TB) {
 	t.Helper()
 	_, err := io.WriteString(p.stdin, "go\n")
 	require.NoError(t, err, "peer %q", p.name)
@@ -136,7 +142,7 @@ func (p *peer) proceed(t *testing.T) {
 
 // wait lets the peer finish (closing its stdin), waits for it to exit and
 // fails the test, with its output, if it did not succeed.
-func (p *peer) wait(t *testing.T, ctx context.Context) string {
+func (p *peer) wait(t testing.TB, ctx context.Context) string {
 	t.Helper()
 	p.stdin.Close()
 	select {
@@ -151,7 +157,7 @@ func (p *peer) wait(t *testing.T, ctx context.Context) string {
 
 // waitFor waits for a value from ch, or fails the test saying what was
 // expected and what the peer printed.
-func waitFor[T any](t *testing.T, ctx context.Context, ch <-chan T, what string, peers ...*peer) T {
+func waitFor[T any](t testing.TB, ctx context.Context, ch <-chan T, what string, peers ...*peer) T {
 	t.Helper()
 	select {
 	case v := <-ch:

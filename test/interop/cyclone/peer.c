@@ -306,6 +306,40 @@ static void print_gids(const char *what, const dds_sequence_rmw_dds_common_msg_d
   }
 }
 
+/* print_userdata prints the USER_DATA of every participant and of every
+ * "rt/" writer and reader discovery knows, from the builtin topics. */
+static void print_userdata(void) {
+  dds_entity_t topics[] = {DDS_BUILTIN_TOPIC_DCPSPARTICIPANT, DDS_BUILTIN_TOPIC_DCPSPUBLICATION,
+                           DDS_BUILTIN_TOPIC_DCPSSUBSCRIPTION};
+  for (int t = 0; t < 3; t++) {
+    dds_entity_t rd = dds_create_reader(pp, topics[t], NULL, NULL);
+    void *samples[64] = {NULL};
+    dds_sample_info_t si[64];
+    dds_return_t n = dds_read(rd, samples, si, 64, 64);
+    for (int i = 0; i < n; i++) {
+      if (!si[i].valid_data) continue;
+      const char *topic = "";
+      const dds_qos_t *qos;
+      if (t == 0) {
+        qos = ((dds_builtintopic_participant_t *)samples[i])->qos;
+      } else {
+        const dds_builtintopic_endpoint_t *e = samples[i];
+        if (strncmp(e->topic_name, "rt/", 3) != 0) continue;
+        topic = e->topic_name;
+        qos = e->qos;
+      }
+      void *ud = NULL;
+      size_t sz = 0;
+      if (dds_qget_userdata(qos, &ud, &sz) && sz > 0)
+        printf("userdata %s %s %.*s\n", t == 0 ? "participant" : t == 1 ? "writer" : "reader", topic, (int)sz,
+               (const char *)ud);
+      dds_free(ud);
+    }
+    if (n > 0) dds_return_loan(rd, samples, n);
+    dds_delete(rd);
+  }
+}
+
 static int discovery(const char *ns, const char *name) {
   dds_entity_t rd = endpoint(0, &rmw_dds_common_msg_dds__ParticipantEntitiesInfo__desc, "ros_discovery_info", qos(1, 0));
   dds_time_t end = dds_time() + DISCOVERY_TIMEOUT;
@@ -323,6 +357,7 @@ static int discovery(const char *ns, const char *name) {
         print_gids("readers", &n->reader_gid_seq);
         print_gids("writers", &n->writer_gid_seq);
         printf("\n");
+        print_userdata();
         return 0;
       }
       rmw_dds_common_msg_dds__ParticipantEntitiesInfo__free(&m, DDS_FREE_CONTENTS);
@@ -350,7 +385,7 @@ static int echo(const char *kind) {
   dds_waitset_attach(ws, rc, 0);
   void *samples[1] = {NULL};
   dds_sample_info_t si;
-  printf("OK echoing\n");
+  printf("READY\n");
   fflush(stdout);
   for (;;) { /* until killed, or idle for a minute */
     if (dds_waitset_wait(ws, NULL, 0, DDS_SECS(60)) == 0) return 0;
@@ -418,7 +453,7 @@ static int sink(int seconds) {
   dds_entity_t ws = dds_create_waitset(pp);
   dds_entity_t rc = dds_create_readcondition(rd, DDS_ANY_STATE);
   dds_waitset_attach(ws, rc, 0);
-  printf("OK sinking\n");
+  printf("READY\n");
   fflush(stdout);
   void *samples[1] = {NULL};
   dds_sample_info_t si;
