@@ -150,7 +150,7 @@ func (n *Node) baseLogger(l *zap.Logger) (*zap.Logger, error) {
 }
 
 // defaultMiddleware is CycloneDDS configured from the environment; with the
-// rclgo build tag it is rcl (see backend_rclgo.go).
+// rclgo build tag there is none (see backend_rclgo.go).
 func defaultMiddleware(domainID *uint32, enclave string) (rmw.Middleware, error) {
 	id := uint32(0)
 	if domainID != nil {
