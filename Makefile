@@ -70,5 +70,6 @@ fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz
 
 ## bench: the benchmark command; results go in README.md
-bench:
+bench: peers
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./msgs/
+	scripts/netns $(GO) test -run '^$$' -bench . -benchtime 14000x -count 3 ./test/interop/

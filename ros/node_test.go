@@ -228,3 +228,46 @@ func TestCancelClosesEverything(t *testing.T) {
 	require.Empty(t, cycloneThreads(t), "CycloneDDS threads left after close")
 	require.ErrorIs(t, p.Publish(&std_msgs.String{}), dds.ErrClosed)
 }
+
+// TestSlowHandlerKeepsLatest blocks a handler while more messages arrive:
+// they wait in the reader's history, which keep-last depth 1 holds to the
+// newest, so the handler sees the first message and then the last.
+func TestSlowHandlerKeepsLatest(t *testing.T) {
+	ctx := deadline(t)
+	n, err := NewNode(ctx, "slow", WithMiddleware(testMiddleware(t, 89)))
+	require.NoError(t, err)
+	defer n.Close()
+	latest := QoSDefault
+	latest.Depth = 1
+	got, release := make(chan string, 10), make(chan struct{})
+	sub, err := Subscribe[std_msgs.String](n, "chatter", latest, func(m *std_msgs.String) {
+		got <- m.Data
+		<-release
+	})
+	require.NoError(t, err)
+	pub, err := NewPublisher[std_msgs.String](n, "chatter", QoSDefault)
+	require.NoError(t, err)
+	require.NoError(t, pub.WaitMatched(ctx, 1))
+	require.NoError(t, sub.WaitMatched(ctx, 1))
+
+	require.NoError(t, pub.Publish(&std_msgs.String{Data: "first"}))
+	select {
+	case m := <-got:
+		require.Equal(t, "first", m)
+	case <-ctx.Done():
+		t.Fatal("no first message")
+	}
+	for _, s := range []string{"a", "b", "c", "last"} {
+		require.NoError(t, pub.Publish(&std_msgs.String{Data: s}))
+	}
+	require.NoError(t, pub.WaitAcked(ctx)) // all four are in the reader's history
+	close(release)
+	select {
+	case m := <-got:
+		require.Equal(t, "last", m)
+	case <-ctx.Done():
+		t.Fatal("no message after the handler returned")
+	}
+	require.Never(t, func() bool { return len(got) > 0 }, 200*time.Millisecond, 20*time.Millisecond)
+	require.Equal(t, uint64(2), sub.Stats().Received)
+}

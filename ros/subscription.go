@@ -15,27 +15,25 @@ import (
 // Subscription receives messages of type T on one topic and calls its
 // handler with each, one at a time, on a goroutine of its own.
 //
-// Messages are decoded as they arrive into a queue as deep as the QoS
-// history (at least 1); when the handler falls behind, the oldest waiting
-// message is dropped, as keep-last does. Messages are reused: the *T a
+// The queue is the DDS reader's history, as deep as the QoS says: while the
+// handler runs, new messages wait there, and under keep-last the oldest
+// waiting one is replaced when it is full. The message is reused: the *T a
 // handler gets is valid until it returns.
 type Subscription[T any, PT Message[T]] struct {
 	n       *Node
 	topic   string
 	r       rmw.Reader
 	handler func(*T)
-	q       *queue[T]
-	done    chan struct{}
+	msg     T // decoded into, message after message
 
-	received, malformed, dropped atomic.Uint64
-	warn                         rateLimiter
+	received, malformed atomic.Uint64
+	warn                rateLimiter
 }
 
 // SubscriptionStats counts what a subscription has received.
 type SubscriptionStats struct {
-	Received  uint64 // decoded and queued
+	Received  uint64 // decoded and handed to the handler
 	Malformed uint64 // payloads that failed to decode, logged and skipped
-	Dropped   uint64 // decoded but overwritten before the handler took them
 }
 
 // Subscribe subscribes to topic (resolved as the node resolves names).
@@ -44,18 +42,12 @@ func Subscribe[T any, PT Message[T]](n *Node, topic string, q QoS, handler func(
 	if err != nil {
 		return nil, err
 	}
-	depth := q.Depth
-	if q.History == rmw.KeepAll || depth < 1 {
-		depth = max(depth, 100)
-	}
-	s := &Subscription[T, PT]{n: n, topic: fq, handler: handler, q: newQueue[T](depth), done: make(chan struct{}),
-		warn: rateLimiter{every: 5 * time.Second}}
+	s := &Subscription[T, PT]{n: n, topic: fq, handler: handler, warn: rateLimiter{every: 5 * time.Second}}
 	info := PT(new(T)).MsgType()
 	s.r, err = n.mw.NewReader(fq, info, q, s.receive, func(ev rmw.Event) { n.qosEvent("subscription", fq, q, ev) })
 	if err != nil {
 		return nil, fmt.Errorf("ros: subscription to %s: %w", fq, err)
 	}
-	go s.run()
 	if err := n.addCloser(func() { s.Close() }); err != nil {
 		s.Close()
 		return nil, err
@@ -63,11 +55,10 @@ func Subscribe[T any, PT Message[T]](n *Node, topic string, q QoS, handler func(
 	return s, nil
 }
 
-// receive decodes one payload; it runs on the middleware's delivery goroutine.
+// receive decodes one payload and runs the handler; the middleware calls it
+// on the reader's delivery goroutine.
 func (s *Subscription[T, PT]) receive(payload []byte) {
-	m := s.q.slot()
-	if err := PT(m).UnmarshalCDR(payload); err != nil {
-		s.q.release(m)
+	if err := PT(&s.msg).UnmarshalCDR(payload); err != nil {
 		count := s.malformed.Add(1)
 		if skipped, ok := s.warn.allow(); ok {
 			s.n.log.Warn("malformed message skipped", zap.String("topic", s.topic), zap.Error(err),
@@ -77,21 +68,7 @@ func (s *Subscription[T, PT]) receive(payload []byte) {
 		return
 	}
 	s.received.Add(1)
-	if s.q.push(m) {
-		s.dropped.Add(1)
-	}
-}
-
-func (s *Subscription[T, PT]) run() {
-	defer close(s.done)
-	for {
-		m, ok := s.q.pop()
-		if !ok {
-			return
-		}
-		s.handler(m)
-		s.q.release(m)
-	}
+	s.handler(&s.msg)
 }
 
 // Topic returns the fully qualified topic name.
@@ -110,114 +87,13 @@ func (s *Subscription[T, PT]) GID() rmw.GID { return s.r.GID() }
 
 // Stats returns the subscription's counters.
 func (s *Subscription[T, PT]) Stats() SubscriptionStats {
-	return SubscriptionStats{Received: s.received.Load(), Malformed: s.malformed.Load(), Dropped: s.dropped.Load()}
+	return SubscriptionStats{Received: s.received.Load(), Malformed: s.malformed.Load()}
 }
 
-// Close stops delivery; it waits for a running handler to return and drops
-// the messages still queued.
+// Close stops delivery; it waits for a running handler to return. A
+// handler must not close its own subscription.
 func (s *Subscription[T, PT]) Close() error {
-	err := s.r.Close()
-	s.q.close()
-	<-s.done
-	return err
-}
-
-// queue is a bounded FIFO of decoded messages that drops the oldest when
-// full, with a free list so messages and their slices are reused.
-type queue[T any] struct {
-	mu     sync.Mutex
-	items  []*T // ring buffer of waiting messages
-	head   int
-	n      int
-	free   []*T
-	ready  chan struct{} // holds a token while items are waiting
-	closed bool
-}
-
-func newQueue[T any](depth int) *queue[T] {
-	return &queue[T]{items: make([]*T, depth), ready: make(chan struct{}, 1)}
-}
-
-// slot returns a message to decode into.
-func (q *queue[T]) slot() *T {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if k := len(q.free); k > 0 {
-		m := q.free[k-1]
-		q.free = q.free[:k-1]
-		return m
-	}
-	return new(T)
-}
-
-// release gives back a message that will not be queued or was handled.
-func (q *queue[T]) release(m *T) {
-	q.mu.Lock()
-	q.free = append(q.free, m)
-	q.mu.Unlock()
-}
-
-// push queues m and reports whether the oldest waiting message was dropped
-// to make room.
-func (q *queue[T]) push(m *T) (dropped bool) {
-	q.mu.Lock()
-	if q.closed {
-		q.free = append(q.free, m)
-		q.mu.Unlock()
-		return false
-	}
-	if q.n == len(q.items) {
-		q.free = append(q.free, q.items[q.head])
-		q.head = (q.head + 1) % len(q.items)
-		q.n--
-		dropped = true
-	}
-	q.items[(q.head+q.n)%len(q.items)] = m
-	q.n++
-	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
-	return dropped
-}
-
-// pop waits for the oldest message; it returns false once the queue is closed.
-func (q *queue[T]) pop() (*T, bool) {
-	for {
-		q.mu.Lock()
-		if q.closed {
-			q.mu.Unlock()
-			return nil, false
-		}
-		if q.n > 0 {
-			m := q.items[q.head]
-			q.items[q.head] = nil
-			q.head = (q.head + 1) % len(q.items)
-			q.n--
-			more := q.n > 0
-			q.mu.Unlock()
-			if more {
-				select {
-				case q.ready <- struct{}{}:
-				default:
-				}
-			}
-			return m, true
-		}
-		q.mu.Unlock()
-		<-q.ready
-	}
-}
-
-func (q *queue[T]) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
+	return s.r.Close()
 }
 
 // rateLimiter lets one event through per period and counts the others.

@@ -10,11 +10,14 @@
 // "ros2 node list" sees it; on Jazzy every endpoint also carries
 // "typehash=RIHS01_…;" in its USER_DATA.
 //
-// Delivery: one goroutine per node blocks in a DDS waitset; when readers
-// have data it takes them in batches of up to 64 samples with one cgo call
-// and hands each payload, still in C memory, to the reader's handler, so a
-// message crosses from C to Go by being decoded, not copied first. C never
-// holds a Go pointer and never calls Go.
+// Delivery: each reader has a goroutine that blocks in a DDS waitset of its
+// own (its read condition and a guard to stop it), takes one sample at a
+// time and hands the payload, still in C memory, to the reader's handler on
+// that goroutine, so a message crosses from C to Go by being decoded, not
+// copied first, and reaches the handler with no goroutine hand-off. While a
+// handler runs, samples wait in the reader's DDS history, which the QoS
+// sizes. One more goroutine per node waits for status changes (matches,
+// incompatible QoS). C never holds a Go pointer and never calls Go.
 //
 // Build: cgo with pkg-config package CycloneDDS (Debian: cyclonedds-dev
 // 0.10.2). On a robot, point PKG_CONFIG_PATH at the CycloneDDS that ships

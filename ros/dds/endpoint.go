@@ -33,9 +33,14 @@ type endpoint struct {
 	events   rmw.EventFunc
 	closed   atomic.Bool
 
-	delivering sync.Mutex       // held while the handler runs
-	matched    int              // last matched count reported; run goroutine only
-	warned     map[rmw.GID]bool // incompatible peers already reported; run goroutine only
+	// A reader's delivery: its own waitset, the guard that wakes it to
+	// stop, and done, closed when its goroutine has returned.
+	ws, guard C.dds_entity_t
+	done      chan struct{}
+
+	statusMu sync.Mutex       // serializes status reports with Close
+	matched  int              // last matched count reported
+	warned   map[rmw.GID]bool // incompatible peers already reported
 }
 
 var (
@@ -115,12 +120,31 @@ func (e *endpoint) create(t msgs.TypeInfo, q C.navdds_qos) error {
 	isReader := C.int32_t(0)
 	if e.reader {
 		isReader = 1
+		e.ws = C.navdds_create_reader_waitset(e.n.pp, e.handle, &e.guard)
+		if e.ws < 0 {
+			C.dds_delete(e.handle)
+			return &ddsError{op: "creating the reader's waitset", code: int(e.ws)}
+		}
 	}
-	if rc := C.navdds_attach(e.n.ws, e.handle, isReader); rc < 0 {
-		C.dds_delete(e.handle)
-		return &ddsError{op: "attaching to the waitset", code: int(rc)}
+	if rc := C.navdds_attach_status(e.n.ws, e.handle, isReader); rc < 0 {
+		e.deleteEntities()
+		return &ddsError{op: "attaching to the status waitset", code: int(rc)}
+	}
+	if e.reader {
+		e.done = make(chan struct{})
+		go e.serve()
 	}
 	return nil
+}
+
+// deleteEntities deletes the endpoint and, for a reader, its waitset and
+// guard (the read condition goes with the reader).
+func (e *endpoint) deleteEntities() {
+	if e.reader {
+		C.dds_delete(e.ws)
+		C.dds_delete(e.guard)
+	}
+	C.dds_delete(e.handle)
 }
 
 // Write publishes one CDR payload; Cyclone copies it.
@@ -194,48 +218,64 @@ func (e *endpoint) Close() error {
 	if e.closed.Swap(true) {
 		return nil
 	}
-	e.delivering.Lock() // wait out a running handler
-	e.delivering.Unlock()
+	e.stop()
+	e.statusMu.Lock() // wait out a status report in progress
+	e.statusMu.Unlock()
 	n := e.n
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	delete(n.endpoints, e.handle)
 	if n.closed {
-		return nil // the participant's deletion takes the entity with it
+		return nil // the participant's deletion takes the entities with it
 	}
-	C.dds_delete(e.handle)
+	e.deleteEntities()
 	n.closeTopic(e.ddsTopic)
 	return n.graph.publish()
 }
 
-// deliver takes every available sample and hands the valid ones to the
-// handler, straight from Cyclone's memory.
-func (e *endpoint) deliver(buf []C.navdds_sample) {
-	e.delivering.Lock()
-	defer e.delivering.Unlock()
+// stop ends a reader's delivery goroutine and waits for it.
+func (e *endpoint) stop() {
+	if e.reader {
+		C.dds_set_guardcondition(e.guard, true)
+		<-e.done
+	}
+}
+
+// serve is a reader's delivery goroutine. It blocks in the reader's own
+// waitset and hands each sample to the handler, on this goroutine, straight
+// from Cyclone's memory; samples are taken one at a time, so while the
+// handler runs, new ones wait in the reader's DDS history, where keep-last
+// replaces the oldest.
+func (e *endpoint) serve() {
+	defer close(e.done)
+	var xs [2]C.dds_attach_t
 	for !e.closed.Load() {
-		k := int(C.navdds_take(e.handle, e.topic.sertype, &buf[0], C.uint32_t(len(buf))))
-		if k <= 0 {
+		if C.navdds_wait(e.ws, &xs[0], C.int32_t(len(xs))) < 0 {
 			return
 		}
-		e.dispatch(buf[:k])
-		if k < len(buf) {
-			return
+		for !e.closed.Load() && e.takeOne() {
 		}
 	}
 }
 
-func (e *endpoint) dispatch(batch []C.navdds_sample) {
-	defer C.navdds_release(&batch[0], C.uint32_t(len(batch)))
-	for _, s := range batch {
-		if s.valid != 0 {
-			e.handler(unsafe.Slice((*byte)(unsafe.Pointer(s.data)), int(s.size)))
-		}
+// takeOne delivers the next sample and reports whether there was one.
+func (e *endpoint) takeOne() bool {
+	var s C.navdds_sample
+	if C.navdds_take(e.handle, e.topic.sertype, &s, 1) <= 0 {
+		return false
 	}
+	defer C.navdds_release(&s, 1)
+	if s.valid != 0 {
+		e.handler(unsafe.Slice((*byte)(unsafe.Pointer(s.data)), int(s.size)))
+	}
+	return true
 }
 
-// status reads the endpoint's DDS status and reports what changed.
+// status reads the endpoint's DDS status and reports what changed; the
+// node's status goroutine calls it.
 func (e *endpoint) status() {
+	e.statusMu.Lock()
+	defer e.statusMu.Unlock()
 	var st C.navdds_status
 	var rc C.dds_return_t
 	if e.reader {

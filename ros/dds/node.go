@@ -11,7 +11,6 @@ import "C"
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -141,8 +140,8 @@ func (n *node) open() error {
 	return g.publish()
 }
 
-// Close deletes every endpoint and the participant, after the delivery
-// goroutine has stopped; no handler runs after Close returns.
+// Close deletes every endpoint and the participant, after the status and
+// delivery goroutines have stopped; no handler runs after Close returns.
 func (n *node) Close() error {
 	n.mu.Lock()
 	if n.closed {
@@ -153,26 +152,32 @@ func (n *node) Close() error {
 	n.mu.Unlock()
 	C.dds_set_guardcondition(n.guard, true)
 	<-n.done
+	n.mu.Lock()
+	open := make([]*endpoint, 0, len(n.endpoints))
+	for _, e := range n.endpoints {
+		open = append(open, e)
+	}
+	n.mu.Unlock()
+	for _, e := range open { // stop the readers' goroutines before deleting their entities
+		e.closed.Store(true)
+		e.stop()
+	}
 	C.dds_delete(n.pp)
 	releaseDomain(n.cfg.DomainID)
 	return nil
 }
 
-// run is the node's delivery goroutine: it waits on the waitset and takes
-// data and statuses of the endpoints that triggered it.
+// run is the node's status goroutine: it waits on the node's waitset and
+// reports the matches and QoS conflicts of the endpoints that triggered it.
 func (n *node) run() {
 	defer close(n.done)
 	const batch = 64
-	xs := (*[batch]C.dds_attach_t)(C.malloc(C.size_t(batch) * C.size_t(unsafe.Sizeof(C.dds_attach_t(0)))))
-	samples := (*[batch]C.navdds_sample)(C.malloc(C.size_t(batch) * C.size_t(unsafe.Sizeof(C.navdds_sample{}))))
-	defer C.free(unsafe.Pointer(xs))
-	defer C.free(unsafe.Pointer(samples))
+	var xs [batch]C.dds_attach_t
 	for {
 		k := int(C.navdds_wait(n.ws, &xs[0], batch))
 		if k < 0 {
 			return
 		}
-		delivered := false
 		for _, x := range xs[:k] {
 			if x == 0 {
 				var b C.bool
@@ -180,26 +185,14 @@ func (n *node) run() {
 				continue
 			}
 			n.mu.Lock()
-			e, closed := n.endpoints[C.dds_entity_t(x>>1)], n.closed
+			e, closed := n.endpoints[C.dds_entity_t(x)], n.closed
 			n.mu.Unlock()
 			if closed {
 				return
 			}
-			if e == nil {
-				continue
-			}
-			if x&1 == 1 {
+			if e != nil && !e.closed.Load() {
 				e.status()
-			} else {
-				e.deliver(samples[:])
-				delivered = true
 			}
-		}
-		if delivered {
-			// Handlers usually hand samples to goroutines they woke; let those
-			// run now rather than once sysmon takes this P back from the
-			// blocking cgo wait below (tens of microseconds).
-			runtime.Gosched()
 		}
 		n.mu.Lock()
 		closed := n.closed

@@ -482,17 +482,28 @@ dds_entity_t navdds_create_waitset(dds_entity_t pp, dds_entity_t *guard) {
   return ws;
 }
 
-/* Attach values: entity << 1 for new data, entity << 1 | 1 for a status. */
-dds_return_t navdds_attach(dds_entity_t ws, dds_entity_t entity, int32_t is_reader) {
+/* Status waitset attach values: 0 for the guard, the entity for its statuses. */
+dds_return_t navdds_attach_status(dds_entity_t ws, dds_entity_t entity, int32_t is_reader) {
   uint32_t mask = is_reader ? DDS_SUBSCRIPTION_MATCHED_STATUS | DDS_REQUESTED_INCOMPATIBLE_QOS_STATUS
                             : DDS_PUBLICATION_MATCHED_STATUS | DDS_OFFERED_INCOMPATIBLE_QOS_STATUS;
   dds_return_t rc = dds_set_status_mask(entity, mask);
   if (rc < 0) return rc;
-  rc = dds_waitset_attach(ws, entity, ((dds_attach_t)entity << 1) | 1);
-  if (rc < 0 || !is_reader) return rc;
-  dds_entity_t cond = dds_create_readcondition(entity, DDS_ANY_STATE);
-  if (cond < 0) return cond;
-  return dds_waitset_attach(ws, cond, (dds_attach_t)entity << 1);
+  return dds_waitset_attach(ws, entity, (dds_attach_t)entity);
+}
+
+/* A reader's own waitset: its guard (attach value 0) and a read condition
+   on any sample (attach value 1). */
+dds_entity_t navdds_create_reader_waitset(dds_entity_t pp, dds_entity_t rd, dds_entity_t *guard) {
+  dds_entity_t ws = navdds_create_waitset(pp, guard);
+  if (ws < 0) return ws;
+  dds_entity_t cond = dds_create_readcondition(rd, DDS_ANY_STATE);
+  dds_return_t rc = cond < 0 ? cond : dds_waitset_attach(ws, cond, 1);
+  if (rc < 0) {
+    dds_delete(*guard);
+    dds_delete(ws);
+    return rc;
+  }
+  return ws;
 }
 
 int32_t navdds_wait(dds_entity_t ws, dds_attach_t *xs, int32_t max) {

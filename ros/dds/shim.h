@@ -65,7 +65,8 @@ dds_return_t navdds_reader_status(dds_entity_t rd, navdds_status *st);
 int32_t navdds_peers(dds_entity_t pp, int32_t publications, const char *topic, const char *type_name,
                      navdds_peer *out, int32_t max);
 dds_entity_t navdds_create_waitset(dds_entity_t pp, dds_entity_t *guard);
-dds_return_t navdds_attach(dds_entity_t ws, dds_entity_t entity, int32_t is_reader);
+dds_return_t navdds_attach_status(dds_entity_t ws, dds_entity_t entity, int32_t is_reader);
+dds_entity_t navdds_create_reader_waitset(dds_entity_t pp, dds_entity_t rd, dds_entity_t *guard);
 int32_t navdds_wait(dds_entity_t ws, dds_attach_t *xs, int32_t max);
 
 #endif

@@ -40,8 +40,9 @@ type Node interface {
 }
 
 // Handler receives one CDR payload, encapsulation header first. payload is
-// valid only until Handler returns, and Handler must not block: it runs on
-// the goroutine that delivers every topic of the node.
+// valid only until Handler returns. Each reader calls its handler on a
+// goroutine of its own, one payload at a time; while it runs, new samples
+// wait in the reader's history (keep-last replaces the oldest).
 type Handler func(payload []byte)
 
 // Writer publishes payloads.
