@@ -10,6 +10,7 @@ import "C"
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -255,6 +256,10 @@ func (e *endpoint) serve() {
 		}
 		for !e.closed.Load() && e.takeOne() {
 		}
+		// Let goroutines the handler woke run on this P now: blocked in the
+		// cgo wait above, this goroutine keeps the P for up to 20 µs, until
+		// sysmon takes it back.
+		runtime.Gosched()
 	}
 }
 

@@ -38,7 +38,7 @@ func BenchmarkRoundTripPointCloud2_1MB(b *testing.B) {
 
 // rounds alternates navnode and C-to-C blocks so that machine noise hits
 // both alike; each figure reported is the median over the rounds.
-const rounds = 7
+const rounds = 21
 
 func benchRoundTrip[T any, PT ros.Message[T]](b *testing.B, kind string, domain uint32, msg func() *T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
