@@ -1,6 +1,10 @@
 package ros
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/navnode/navnode/ros/rmw"
+)
 
 // Sentinel errors, matched with errors.Is; the messages around them name
 // the offending value.
@@ -13,8 +17,9 @@ var (
 	// ErrParam is a parameter declared twice, given a value of the wrong
 	// type or out of range, or given but never declared.
 	ErrParam = errors.New("ros: parameter")
-	// ErrClosed is an operation on a closed node, publisher or subscription.
-	ErrClosed = errors.New("ros: closed")
+	// ErrClosed is an operation on a closed node, publisher or subscription;
+	// the middleware returns it too.
+	ErrClosed = rmw.ErrClosed
 	// ErrDomainID is a ROS_DOMAIN_ID that is not a number from 0 to 232.
 	ErrDomainID = errors.New("ros: invalid ROS_DOMAIN_ID")
 )

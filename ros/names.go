@@ -83,10 +83,7 @@ func ExpandTopicName(name, node, ns string) (string, error) {
 	if err := validateInput(name); err != nil {
 		return "", err
 	}
-	private := "/" + node
-	if ns != "/" {
-		private = ns + "/" + node
-	}
+	private := joinName(ns, node)
 	out := name
 	switch {
 	case name == "~":
@@ -102,11 +99,7 @@ func ExpandTopicName(name, node, ns string) (string, error) {
 		return "", nameError("topic name", name, "has an unknown substitution (want {node}, {ns} or {namespace})")
 	}
 	if !strings.HasPrefix(out, "/") {
-		if ns == "/" {
-			out = "/" + out
-		} else {
-			out = ns + "/" + out
-		}
+		out = joinName(ns, out)
 	}
 	if err := ValidateTopicName(out); err != nil {
 		return "", err
@@ -163,4 +156,12 @@ func isWordChar(c byte) bool {
 
 func nameError(what, name, why string) error {
 	return fmt.Errorf("%w: %s %q %s", ErrInvalidName, what, name, why)
+}
+
+// joinName puts a relative name in absolute namespace ns.
+func joinName(ns, name string) string {
+	if ns == "/" {
+		return "/" + name
+	}
+	return ns + "/" + name
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -22,13 +21,11 @@ type Node struct {
 	log      *zap.Logger
 	args     Args
 	params   *params
-	mw       rmw.Node
-	rosout   rmw.Writer
+	mw       rmw.Node // closing it closes every publisher and subscription
 
-	mu      sync.Mutex
-	closers []func()
-	closed  bool
-	done    chan struct{} // closed once Close has finished
+	mu     sync.Mutex
+	closed bool
+	done   chan struct{} // closed once Close has finished
 }
 
 type options struct {
@@ -114,7 +111,6 @@ func (n *Node) setUp(o options) error {
 		return fmt.Errorf("ros: node %s: %w", n.FullName(), err)
 	}
 	n.params = newParams(n.args.Params, n.FullName())
-	n.log = base
 	if err := n.startRosout(base); err != nil {
 		n.mw.Close()
 		return err
@@ -171,8 +167,8 @@ func DomainIDFromEnv() (uint32, error) {
 	if s == "" {
 		return 0, nil
 	}
-	v, err := strconv.ParseUint(s, 0, 32)
-	if err != nil || v > 232 {
+	v, ok := cInt(s)
+	if !ok || v < 0 || v > 232 {
 		return 0, fmt.Errorf("%w: %q", ErrDomainID, s)
 	}
 	return uint32(v), nil
@@ -185,12 +181,7 @@ func (n *Node) Name() string { return n.name }
 func (n *Node) Namespace() string { return n.ns }
 
 // FullName returns the fully qualified node name, e.g. "/robot1/navnode".
-func (n *Node) FullName() string {
-	if n.ns == "/" {
-		return "/" + n.name
-	}
-	return n.ns + "/" + n.name
-}
+func (n *Node) FullName() string { return joinName(n.ns, n.name) }
 
 // LoggerName returns the node's logger name as rclcpp forms it:
 // "robot1.navnode" for /robot1/navnode.
@@ -214,17 +205,6 @@ func (n *Node) ResolveTopic(name string) (string, error) {
 	return remapped(n.args.Remaps, fq, n.name, n.ns)
 }
 
-// addCloser registers what Close must undo, unless the node is closed.
-func (n *Node) addCloser(f func()) error {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.closed {
-		return ErrClosed
-	}
-	n.closers = append(n.closers, f)
-	return nil
-}
-
 // Close closes every publisher and subscription, then leaves the graph. It
 // waits for subscription handlers to return.
 func (n *Node) Close() error {
@@ -235,11 +215,7 @@ func (n *Node) Close() error {
 		return nil
 	}
 	n.closed = true
-	closers := n.closers
 	n.mu.Unlock()
-	for i := len(closers) - 1; i >= 0; i-- {
-		closers[i]()
-	}
 	err := n.mw.Close()
 	_ = n.log.Sync()
 	close(n.done)
@@ -251,29 +227,27 @@ func (n *Node) Done() <-chan struct{} { return n.done }
 
 // qosEvent logs what the middleware reports about an endpoint's peers:
 // each incompatible peer once, with both profiles.
-func (n *Node) qosEvent(kind, topic string, ours QoS, ev rmw.Event) {
+func (n *Node) qosEvent(reader bool, topic string, ours QoS, ev rmw.Event) {
 	if ev.Kind != rmw.IncompatibleQoS {
 		return
 	}
-	verb := "requesting"
-	if kind == "subscription" {
-		verb = "offering"
+	peerKind, verb := "subscription", "requesting"
+	if reader {
+		peerKind, verb = "publisher", "offering"
 	}
-	peerKind := map[string]string{"publisher": "subscription", "subscription": "publisher"}[kind]
-	if len(ev.Peers) == 0 {
-		n.log.Warn(fmt.Sprintf("New %s discovered on topic '%s', %s incompatible QoS. No messages will be sent to it. "+
-			"Last incompatible policy: %s", peerKind, topic, verb, ev.Policy),
-			zap.String("ours", ours.String()))
+	// rclcpp's words, so that people searching for them find this.
+	msg := fmt.Sprintf("New %s discovered on topic '%s', %s incompatible QoS. No messages will be sent to it. "+
+		"Last incompatible policy: %s", peerKind, topic, verb, ev.Policy)
+	if len(ev.Peers) == 0 { // the backend could not name them
+		n.log.Warn(msg, zap.String("ours", ours.String()))
 		return
 	}
 	for _, p := range ev.Peers {
 		pub, sub := ours, p.QoS
-		if kind == "subscription" {
+		if reader {
 			pub, sub = p.QoS, ours
 		}
-		n.log.Warn(fmt.Sprintf("New %s discovered on topic '%s', %s incompatible QoS. No messages will be sent to it. "+
-			"Last incompatible policy: %s", peerKind, topic, verb, ev.Policy),
-			zap.String("reason", rmw.Incompatible(pub, sub)), zap.String("ours", ours.String()),
+		n.log.Warn(msg, zap.String("reason", rmw.Incompatible(pub, sub)), zap.String("ours", ours.String()),
 			zap.String("theirs", p.QoS.String()), zap.Stringer("peer", p.GID))
 	}
 }

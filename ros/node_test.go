@@ -271,3 +271,90 @@ func TestSlowHandlerKeepsLatest(t *testing.T) {
 	require.Never(t, func() bool { return len(got) > 0 }, 200*time.Millisecond, 20*time.Millisecond)
 	require.Equal(t, uint64(2), sub.Stats().Received)
 }
+
+// TestPublishWhileClosing publishes small and large messages from several
+// goroutines while the node closes: every Publish either succeeds or
+// returns ErrClosed, and nothing touches a deleted writer (run with -race).
+func TestPublishWhileClosing(t *testing.T) {
+	for round := range 5 {
+		ctx, cancel := context.WithCancel(context.Background())
+		n, err := NewNode(ctx, "closing", WithMiddleware(testMiddleware(t, 87)))
+		require.NoError(t, err)
+		small, err := NewPublisher[std_msgs.String](n, "/small", QoSDefault)
+		require.NoError(t, err)
+		large, err := NewPublisher[std_msgs.UInt8MultiArray](n, "/large", QoSSensorData)
+		require.NoError(t, err)
+		errs := make(chan error, 4)
+		for i := range 4 {
+			go func() {
+				big := &std_msgs.UInt8MultiArray{Data: make([]byte, 256<<10)}
+				for {
+					var err error
+					if i%2 == 0 {
+						err = small.Publish(&std_msgs.String{Data: "x"})
+					} else {
+						err = large.Publish(big)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		time.Sleep(time.Duration(round) * 5 * time.Millisecond) // let the writers get going, a little longer each round
+		cancel()
+		<-n.Done()
+		for range 4 {
+			require.ErrorIs(t, <-errs, ErrClosed)
+		}
+	}
+}
+
+func TestTopicTypeClash(t *testing.T) {
+	n, err := NewNode(deadline(t), "clash", WithMiddleware(testMiddleware(t, 88)))
+	require.NoError(t, err)
+	defer n.Close()
+	_, err = NewPublisher[std_msgs.String](n, "/a", QoSDefault)
+	require.NoError(t, err)
+	_, err = Subscribe[geometry_msgs.PoseStamped](n, "/a", QoSDefault, func(*geometry_msgs.PoseStamped) {})
+	require.ErrorContains(t, err, "has type std_msgs::msg::dds_::String_")
+}
+
+// TestWaitsEndOnCloseAndCancel: waits without a deadline return when the
+// node closes or their context is cancelled.
+func TestWaitsEndOnCloseAndCancel(t *testing.T) {
+	n, err := NewNode(context.Background(), "waiter", WithMiddleware(testMiddleware(t, 90)))
+	require.NoError(t, err)
+	p, err := NewPublisher[std_msgs.String](n, "/nobody", QoSDefault)
+	require.NoError(t, err)
+	require.NoError(t, p.WaitAcked(context.Background()), "nothing to acknowledge: no reader")
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	require.ErrorIs(t, p.WaitAcked(cancelled), context.Canceled)
+
+	waited := make(chan error, 1)
+	go func() { waited <- p.WaitMatched(context.Background(), 1) }()
+	time.Sleep(20 * time.Millisecond)
+	require.NoError(t, n.Close())
+	select {
+	case err := <-waited:
+		require.ErrorIs(t, err, ErrClosed)
+	case <-time.After(5 * time.Second):
+		t.Fatal("WaitMatched did not return when the node closed")
+	}
+}
+
+func TestDomainIDFromEnv(t *testing.T) {
+	for s, want := range map[string]uint32{"": 0, "7": 7, "0x10": 16, "010": 8, "232": 232} {
+		t.Setenv("ROS_DOMAIN_ID", s)
+		got, err := DomainIDFromEnv()
+		require.NoError(t, err, s)
+		require.Equal(t, want, got, s)
+	}
+	for _, s := range []string{"233", "-1", "0b1", "1_0", "seven", " 7"} {
+		t.Setenv("ROS_DOMAIN_ID", s)
+		_, err := DomainIDFromEnv()
+		require.ErrorIs(t, err, ErrDomainID, s)
+	}
+}

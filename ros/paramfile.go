@@ -183,15 +183,18 @@ func sequenceValue(n *yaml.Node) (any, error) {
 	if len(n.Content) == 0 {
 		return []string{}, nil // rcl gives an empty string array
 	}
-	first := scalarKind(n.Content[0])
+	var first string
 	vals := make([]any, len(n.Content))
 	for i, item := range n.Content {
 		if item.Kind != yaml.ScalarNode {
 			return nil, fmt.Errorf("nested sequences are not parameter values")
 		}
 		vals[i] = scalarValue(item)
-		if scalarKind(item) != first {
-			return nil, fmt.Errorf("sequence should be of same type (element %d is %s, element 0 is %s)", i, scalarKind(item), first)
+		kind := typeName(vals[i])
+		if i == 0 {
+			first = kind
+		} else if kind != first {
+			return nil, fmt.Errorf("sequence should be of same type (element %d is %s, element 0 is %s)", i, kind, first)
 		}
 	}
 	switch first {
@@ -204,8 +207,6 @@ func sequenceValue(n *yaml.Node) (any, error) {
 	}
 	return collect[string](vals), nil
 }
-
-func scalarKind(n *yaml.Node) string { return typeName(scalarValue(n)) }
 
 func collect[T any](vals []any) []T {
 	out := make([]T, len(vals))

@@ -2,6 +2,7 @@ package ros
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -20,7 +21,6 @@ type Message[T any] interface {
 type Publisher[T any, PT Message[T]] struct {
 	n     *Node
 	topic string
-	qos   QoS
 	w     rmw.Writer
 
 	mu   sync.Mutex
@@ -35,15 +35,11 @@ func NewPublisher[T any, PT Message[T]](n *Node, topic string, q QoS) (*Publishe
 	if err != nil {
 		return nil, err
 	}
-	p := &Publisher[T, PT]{n: n, topic: fq, qos: q}
+	p := &Publisher[T, PT]{n: n, topic: fq}
 	info := PT(new(T)).MsgType()
-	p.w, err = n.mw.NewWriter(fq, info, q, func(ev rmw.Event) { n.qosEvent("publisher", fq, q, ev) })
+	p.w, err = n.mw.NewWriter(fq, info, q, func(ev rmw.Event) { n.qosEvent(false, fq, q, ev) })
 	if err != nil {
 		return nil, fmt.Errorf("ros: publisher on %s: %w", fq, err)
-	}
-	if err := n.addCloser(func() { p.w.Close() }); err != nil {
-		p.w.Close()
-		return nil, err
 	}
 	return p, nil
 }
@@ -79,20 +75,32 @@ func (p *Publisher[T, PT]) Topic() string { return p.topic }
 // Matched returns the number of subscriptions matched now.
 func (p *Publisher[T, PT]) Matched() int { return p.w.Matched() }
 
-// WaitMatched waits until at least n subscriptions match or ctx ends.
+// WaitMatched waits until at least n subscriptions match, ctx ends or the
+// node closes.
 func (p *Publisher[T, PT]) WaitMatched(ctx context.Context, n int) error {
-	return waitMatched(ctx, p.w.Matched, n, p.topic)
+	return p.n.waitMatched(ctx, p.w.Matched, n, p.topic)
 }
 
 // WaitAcked waits until every matched reliable subscription has
 // acknowledged all messages published, or ctx ends (10 s without a
 // deadline).
 func (p *Publisher[T, PT]) WaitAcked(ctx context.Context) error {
-	timeout := 10 * time.Second
-	if d, ok := ctx.Deadline(); ok {
-		timeout = time.Until(d)
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
 	}
-	return p.w.WaitAcked(timeout)
+	deadline, _ := ctx.Deadline()
+	for {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("ros: %s: waiting for acknowledgements: %w", p.topic, err)
+		}
+		// Wait in slices so that cancelling ctx is noticed.
+		err := p.w.WaitAcked(min(time.Until(deadline), 50*time.Millisecond))
+		if !errors.Is(err, rmw.ErrTimeout) {
+			return err
+		}
+	}
 }
 
 // GID returns the publisher's identity in the ROS graph.
@@ -101,13 +109,17 @@ func (p *Publisher[T, PT]) GID() rmw.GID { return p.w.GID() }
 // Close closes the publisher.
 func (p *Publisher[T, PT]) Close() error { return p.w.Close() }
 
-func waitMatched(ctx context.Context, matched func() int, n int, topic string) error {
+// waitMatched polls matched until it reaches want, ctx ends or the node
+// closes.
+func (n *Node) waitMatched(ctx context.Context, matched func() int, want int, topic string) error {
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
-	for matched() < n {
+	for matched() < want {
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("ros: %s: %d of %d peers matched: %w", topic, matched(), n, ctx.Err())
+			return fmt.Errorf("ros: %s: %d of %d peers matched: %w", topic, matched(), want, ctx.Err())
+		case <-n.done:
+			return fmt.Errorf("ros: %s: %w", topic, ErrClosed)
 		case <-t.C:
 		}
 	}

@@ -22,7 +22,6 @@ func (n *Node) startRosout(base *zap.Logger) error {
 	if err != nil {
 		return fmt.Errorf("ros: /rosout: %w", err)
 	}
-	n.rosout = w
 	core := &rosoutCore{LevelEnabler: base.Core(), shared: &rosoutShared{w: w}, name: n.LoggerName()}
 	n.log = base.WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core { return zapcore.NewTee(c, core) }))
 	return nil
@@ -43,7 +42,6 @@ type rosoutShared struct {
 	mu  sync.Mutex
 	w   rmw.Writer
 	buf []byte
-	msg rcl_interfaces.Log
 }
 
 func (c *rosoutCore) With(fields []zapcore.Field) zapcore.Core {
@@ -66,7 +64,7 @@ func (c *rosoutCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
 	if e.LoggerName != "" && e.LoggerName != c.name {
 		name = strings.ReplaceAll(e.LoggerName, "/", ".")
 	}
-	s.msg = rcl_interfaces.Log{
+	msg := rcl_interfaces.Log{
 		Stamp:    builtin_interfaces.Time{Sec: int32(e.Time.Unix()), Nanosec: uint32(e.Time.Nanosecond())},
 		Level:    rosLevel(e.Level),
 		Name:     name,
@@ -76,7 +74,7 @@ func (c *rosoutCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
 		Line:     uint32(max(e.Caller.Line, 0)),
 	}
 	var err error
-	if s.buf, err = s.msg.AppendCDR(s.buf[:0]); err == nil {
+	if s.buf, err = msg.AppendCDR(s.buf[:0]); err == nil {
 		_ = s.w.Write(s.buf)
 	}
 	return nil

@@ -44,13 +44,9 @@ func Subscribe[T any, PT Message[T]](n *Node, topic string, q QoS, handler func(
 	}
 	s := &Subscription[T, PT]{n: n, topic: fq, handler: handler, warn: rateLimiter{every: 5 * time.Second}}
 	info := PT(new(T)).MsgType()
-	s.r, err = n.mw.NewReader(fq, info, q, s.receive, func(ev rmw.Event) { n.qosEvent("subscription", fq, q, ev) })
+	s.r, err = n.mw.NewReader(fq, info, q, s.receive, func(ev rmw.Event) { n.qosEvent(true, fq, q, ev) })
 	if err != nil {
 		return nil, fmt.Errorf("ros: subscription to %s: %w", fq, err)
-	}
-	if err := n.addCloser(func() { s.Close() }); err != nil {
-		s.Close()
-		return nil, err
 	}
 	return s, nil
 }
@@ -77,9 +73,10 @@ func (s *Subscription[T, PT]) Topic() string { return s.topic }
 // Matched returns the number of publishers matched now.
 func (s *Subscription[T, PT]) Matched() int { return s.r.Matched() }
 
-// WaitMatched waits until at least n publishers match or ctx ends.
+// WaitMatched waits until at least n publishers match, ctx ends or the node
+// closes.
 func (s *Subscription[T, PT]) WaitMatched(ctx context.Context, n int) error {
-	return waitMatched(ctx, s.r.Matched, n, s.topic)
+	return s.n.waitMatched(ctx, s.r.Matched, n, s.topic)
 }
 
 // GID returns the subscription's identity in the ROS graph.

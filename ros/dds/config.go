@@ -97,10 +97,11 @@ func ConfigFromEnv() (Config, error) {
 	return c, nil
 }
 
-// cycloneConfig returns the configuration passed to dds_create_domain: the
-// fragment rmw_cyclonedds generates for the discovery settings, then
-// CycloneURI.
-func (c Config) cycloneConfig() string {
+// CycloneConfig returns the configuration navnode passes to
+// dds_create_domain: the fragment rmw_cyclonedds generates for the
+// discovery settings, then CycloneURI. As CYCLONEDDS_URI, it configures a
+// CycloneDDS program alike.
+func (c Config) CycloneConfig() string {
 	var frag strings.Builder
 	peers := func(extra ...string) {
 		frag.WriteString("<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>32</MaxAutoParticipantIndex><Peers>")

@@ -34,13 +34,17 @@ type endpoint struct {
 	events   rmw.EventFunc
 	closed   atomic.Bool
 
+	// inUse is held for reading while a write uses the endpoint's C
+	// objects (the writer, the topic's sertype); closing takes it for
+	// writing before they are deleted.
+	inUse sync.RWMutex
+
 	// A reader's delivery: its own waitset, the guard that wakes it to
 	// stop, and done, closed when its goroutine has returned.
 	ws, guard C.dds_entity_t
 	done      chan struct{}
 
 	statusMu sync.Mutex       // serializes status reports with Close
-	matched  int              // last matched count reported
 	warned   map[rmw.GID]bool // incompatible peers already reported
 }
 
@@ -51,7 +55,7 @@ var (
 
 // NewWriter creates a writer on ROS topic name (fully qualified).
 func (n *node) NewWriter(name string, t msgs.TypeInfo, q rmw.QoS, events rmw.EventFunc) (rmw.Writer, error) {
-	return n.newEndpoint(name, t, q, nil, events)
+	return n.newDDSEndpoint("rt"+name, t, q, nil, events)
 }
 
 // NewReader creates a reader on ROS topic name (fully qualified).
@@ -59,15 +63,11 @@ func (n *node) NewReader(name string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler,
 	if h == nil {
 		return nil, fmt.Errorf("dds: reader on %s needs a handler", name)
 	}
-	return n.newEndpoint(name, t, q, h, events)
-}
-
-// newEndpoint creates the DDS endpoint of ROS topic name: "rt" + name.
-func (n *node) newEndpoint(name string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler, events rmw.EventFunc) (*endpoint, error) {
 	return n.newDDSEndpoint("rt"+name, t, q, h, events)
 }
 
-// newDDSEndpoint creates a reader (h != nil) or writer on DDS topic ddsTopic.
+// newDDSEndpoint creates a reader (h != nil) or writer on DDS topic ddsTopic
+// and announces it in ros_discovery_info.
 func (n *node) newDDSEndpoint(ddsTopic string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler, events rmw.EventFunc) (*endpoint, error) {
 	if err := q.Validate(); err != nil {
 		return nil, err
@@ -90,26 +90,26 @@ func (n *node) newDDSEndpoint(ddsTopic string, t msgs.TypeInfo, q rmw.QoS, h rmw
 	}
 	n.endpoints[e.handle] = e
 	if err := n.graph.publish(); err != nil {
+		delete(n.endpoints, e.handle)
+		e.deleteEntities()
+		n.closeTopic(e.ddsTopic)
 		return nil, err
+	}
+	if e.reader {
+		e.done = make(chan struct{})
+		go e.serve()
 	}
 	return e, nil
 }
 
 func (e *endpoint) create(t msgs.TypeInfo, q C.navdds_qos) error {
-	var ud []byte
-	if e.n.cfg.Distro == Jazzy && t.Hash != "" {
-		ud = []byte("typehash=" + t.Hash + ";")
-	}
-	var udp unsafe.Pointer
-	if len(ud) > 0 {
-		udp = unsafe.Pointer(&ud[0])
-	}
+	ud, udLen := cBytes(e.n.typeHashUserData(t.Hash))
 	kind := "writer"
 	if e.reader {
 		kind = "reader"
-		e.handle = C.navdds_create_reader(e.n.pp, e.topic.handle, &q, udp, C.size_t(len(ud)))
+		e.handle = C.navdds_create_reader(e.n.pp, e.topic.handle, &q, ud, udLen)
 	} else {
-		e.handle = C.navdds_create_writer(e.n.pp, e.topic.handle, &q, udp, C.size_t(len(ud)))
+		e.handle = C.navdds_create_writer(e.n.pp, e.topic.handle, &q, ud, udLen)
 	}
 	if e.handle < 0 {
 		return &ddsError{op: fmt.Sprintf("creating %s on %s", kind, e.ddsTopic), code: int(e.handle)}
@@ -131,10 +131,6 @@ func (e *endpoint) create(t msgs.TypeInfo, q C.navdds_qos) error {
 		e.deleteEntities()
 		return &ddsError{op: "attaching to the status waitset", code: int(rc)}
 	}
-	if e.reader {
-		e.done = make(chan struct{})
-		go e.serve()
-	}
 	return nil
 }
 
@@ -150,21 +146,22 @@ func (e *endpoint) deleteEntities() {
 
 // Write publishes one CDR payload; Cyclone copies it.
 func (e *endpoint) Write(payload []byte) error {
-	if e.closed.Load() {
-		return ErrClosed
-	}
 	if len(payload) < 4 {
 		return fmt.Errorf("dds: write to %s: %d-byte payload has no encapsulation header", e.ddsTopic, len(payload))
 	}
-	if rc := C.navdds_write(e.handle, e.topic.sertype, unsafe.Pointer(&payload[0]), C.size_t(len(payload))); rc < 0 {
-		return &ddsError{op: "writing to " + e.ddsTopic, code: int(rc)}
+	e.inUse.RLock()
+	defer e.inUse.RUnlock()
+	if e.closed.Load() {
+		return ErrClosed
 	}
-	return nil
+	return e.writeLocked(payload)
 }
 
 // WriteAppend encodes straight into a serdata of sizeHint bytes' capacity
 // and publishes it; if the encoding does not fit, it publishes a copy.
 func (e *endpoint) WriteAppend(sizeHint int, encode rmw.AppendFunc) error {
+	e.inUse.RLock()
+	defer e.inUse.RUnlock()
 	if e.closed.Load() {
 		return ErrClosed
 	}
@@ -175,14 +172,25 @@ func (e *endpoint) WriteAppend(sizeHint int, encode rmw.AppendFunc) error {
 	}
 	buf := unsafe.Slice((*byte)(unsafe.Pointer(data)), sizeHint)[:0]
 	out, err := encode(buf)
-	if err != nil || len(out) == 0 || unsafe.SliceData(out) != unsafe.SliceData(buf) {
+	if err != nil || len(out) < 4 || unsafe.SliceData(out) != unsafe.SliceData(buf) {
 		C.navdds_serdata_free(sd) // failed, or grew into Go memory
 		if err != nil {
 			return err
 		}
-		return e.Write(out)
+		if len(out) < 4 {
+			return fmt.Errorf("dds: write to %s: %d-byte payload has no encapsulation header", e.ddsTopic, len(out))
+		}
+		return e.writeLocked(out)
 	}
 	if rc := C.navdds_write_serdata(e.handle, sd, C.uint32_t(len(out))); rc < 0 {
+		return &ddsError{op: "writing to " + e.ddsTopic, code: int(rc)}
+	}
+	return nil
+}
+
+// writeLocked is Write for a caller that holds inUse.
+func (e *endpoint) writeLocked(payload []byte) error {
+	if rc := C.navdds_write(e.handle, e.topic.sertype, unsafe.Pointer(&payload[0]), C.size_t(len(payload))); rc < 0 {
 		return &ddsError{op: "writing to " + e.ddsTopic, code: int(rc)}
 	}
 	return nil
@@ -205,7 +213,7 @@ func (e *endpoint) WaitAcked(timeout time.Duration) error {
 	if e.closed.Load() {
 		return ErrClosed
 	}
-	if rc := C.dds_wait_for_acks(e.handle, C.dds_duration_t(timeout)); rc < 0 {
+	if rc := C.dds_wait_for_acks(e.handle, C.dds_duration_t(max(timeout, 0))); rc < 0 {
 		return &ddsError{op: "waiting for acknowledgements on " + e.ddsTopic, code: int(rc)}
 	}
 	return nil
@@ -214,14 +222,13 @@ func (e *endpoint) WaitAcked(timeout time.Duration) error {
 // GID returns the endpoint's DDS GUID.
 func (e *endpoint) GID() rmw.GID { return e.gid }
 
-// Close deletes the endpoint; a handler running for it finishes first.
+// Close deletes the endpoint; a handler or write running for it finishes
+// first.
 func (e *endpoint) Close() error {
 	if e.closed.Swap(true) {
 		return nil
 	}
-	e.stop()
-	e.statusMu.Lock() // wait out a status report in progress
-	e.statusMu.Unlock()
+	e.quiesce()
 	n := e.n
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -234,12 +241,17 @@ func (e *endpoint) Close() error {
 	return n.graph.publish()
 }
 
-// stop ends a reader's delivery goroutine and waits for it.
-func (e *endpoint) stop() {
-	if e.reader {
+// quiesce waits, once closed is set, until nothing uses the endpoint: the
+// reader's goroutine has returned, and no write or status report runs.
+func (e *endpoint) quiesce() {
+	if e.reader && e.done != nil {
 		C.dds_set_guardcondition(e.guard, true)
 		<-e.done
 	}
+	e.inUse.Lock()
+	e.inUse.Unlock()
+	e.statusMu.Lock()
+	e.statusMu.Unlock()
 }
 
 // serve is a reader's delivery goroutine. It blocks in the reader's own
@@ -249,9 +261,8 @@ func (e *endpoint) stop() {
 // replaces the oldest.
 func (e *endpoint) serve() {
 	defer close(e.done)
-	var xs [2]C.dds_attach_t
 	for !e.closed.Load() {
-		if C.navdds_wait(e.ws, &xs[0], C.int32_t(len(xs))) < 0 {
+		if C.navdds_wait(e.ws, nil, 0) < 0 {
 			return
 		}
 		for !e.closed.Load() && e.takeOne() {
@@ -266,130 +277,21 @@ func (e *endpoint) serve() {
 // takeOne delivers the next sample and reports whether there was one.
 func (e *endpoint) takeOne() bool {
 	var s C.navdds_sample
-	if C.navdds_take(e.handle, e.topic.sertype, &s, 1) <= 0 {
+	if C.navdds_take_one(e.handle, e.topic.sertype, &s) <= 0 {
 		return false
 	}
-	defer C.navdds_release(&s, 1)
+	defer C.navdds_release(&s)
 	if s.valid != 0 {
 		e.handler(unsafe.Slice((*byte)(unsafe.Pointer(s.data)), int(s.size)))
 	}
 	return true
 }
 
-// status reads the endpoint's DDS status and reports what changed; the
-// node's status goroutine calls it.
-func (e *endpoint) status() {
-	e.statusMu.Lock()
-	defer e.statusMu.Unlock()
-	var st C.navdds_status
-	var rc C.dds_return_t
-	if e.reader {
-		rc = C.navdds_reader_status(e.handle, &st)
-	} else {
-		rc = C.navdds_writer_status(e.handle, &st)
+// cBytes returns b as the pointer and length arguments of a C call: a nil
+// pointer when b is empty.
+func cBytes(b []byte) (unsafe.Pointer, C.size_t) {
+	if len(b) == 0 {
+		return nil, 0
 	}
-	if rc < 0 || e.closed.Load() {
-		return
-	}
-	if m := int(st.matched); m != e.matched {
-		e.matched = m
-		e.emit(rmw.Event{Kind: rmw.Matched, Matched: m})
-	}
-	if st.incompatible_new == 0 {
-		return
-	}
-	ev := rmw.Event{Kind: rmw.IncompatibleQoS, Matched: e.matched, Policy: policyName(int(st.last_policy))}
-	for _, p := range e.incompatiblePeers() {
-		if !e.warned[p.GID] {
-			e.warned[p.GID] = true
-			ev.Peers = append(ev.Peers, p)
-		}
-	}
-	e.emit(ev)
-}
-
-func (e *endpoint) emit(ev rmw.Event) {
-	if e.events != nil {
-		e.events(ev)
-	}
-}
-
-// incompatiblePeers lists the endpoints on the other side of the topic
-// whose QoS cannot match ours, from the builtin discovery topics.
-func (e *endpoint) incompatiblePeers() []rmw.Peer {
-	const batch = 64
-	out := (*[batch]C.navdds_peer)(C.malloc(C.size_t(batch) * C.size_t(unsafe.Sizeof(C.navdds_peer{}))))
-	defer C.free(unsafe.Pointer(out))
-	topic, typ := C.CString(e.ddsTopic), C.CString(e.typeName)
-	defer C.free(unsafe.Pointer(topic))
-	defer C.free(unsafe.Pointer(typ))
-	publications := C.int32_t(0)
-	if e.reader {
-		publications = 1
-	}
-	k := int(C.navdds_peers(e.n.pp, publications, topic, typ, &out[0], batch))
-	var peers []rmw.Peer
-	for _, p := range out[:max(k, 0)] {
-		peer := rmw.Peer{QoS: qosFromC(p.qos)}
-		for i := range peer.GID {
-			peer.GID[i] = byte(p.guid[i])
-		}
-		pub, sub := peer.QoS, e.qos
-		if !e.reader {
-			pub, sub = e.qos, peer.QoS
-		}
-		if rmw.Incompatible(pub, sub) != "" {
-			peers = append(peers, peer)
-		}
-	}
-	return peers
-}
-
-func qosToC(q rmw.QoS) C.navdds_qos {
-	b := func(v bool) C.int32_t {
-		if v {
-			return 1
-		}
-		return 0
-	}
-	return C.navdds_qos{
-		reliable:        b(q.Reliability == rmw.Reliable),
-		transient_local: b(q.Durability == rmw.TransientLocal),
-		keep_all:        b(q.History == rmw.KeepAll),
-		depth:           C.int32_t(q.Depth),
-		deadline:        C.int64_t(q.Deadline),
-		lifespan:        C.int64_t(q.Lifespan),
-		manual_by_topic: b(q.Liveliness == rmw.ManualByTopic),
-		lease:           C.int64_t(q.LivelinessLease),
-	}
-}
-
-func qosFromC(c C.navdds_qos) rmw.QoS {
-	q := rmw.QoS{Depth: int(c.depth), Deadline: time.Duration(c.deadline), Lifespan: time.Duration(c.lifespan),
-		LivelinessLease: time.Duration(c.lease)}
-	if c.keep_all != 0 {
-		q.History = rmw.KeepAll
-	}
-	if c.reliable != 0 {
-		q.Reliability = rmw.Reliable
-	}
-	if c.transient_local != 0 {
-		q.Durability = rmw.TransientLocal
-	}
-	if c.manual_by_topic != 0 {
-		q.Liveliness = rmw.ManualByTopic
-	}
-	return q
-}
-
-// policyName names a dds_qos_policy_id_t the way DDS documents it.
-func policyName(id int) string {
-	names := map[int]string{1: "USER_DATA", 2: "DURABILITY", 3: "PRESENTATION", 4: "DEADLINE",
-		5: "LATENCY_BUDGET", 6: "OWNERSHIP", 8: "LIVELINESS", 10: "PARTITION", 11: "RELIABILITY",
-		12: "DESTINATION_ORDER", 13: "HISTORY", 14: "RESOURCE_LIMITS", 21: "LIFESPAN",
-		22: "DURABILITY_SERVICE", 24: "TYPE_CONSISTENCY", 25: "DATA_REPRESENTATION"}
-	if s, ok := names[id]; ok {
-		return s
-	}
-	return fmt.Sprintf("policy %d", id)
+	return unsafe.Pointer(&b[0]), C.size_t(len(b))
 }

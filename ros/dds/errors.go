@@ -3,13 +3,15 @@ package dds
 import (
 	"errors"
 	"fmt"
+
+	"github.com/navnode/navnode/ros/rmw"
 )
 
 // ErrNoCgo is returned by New in a build without cgo.
 var ErrNoCgo = errors.New("dds: navnode was built without cgo; CycloneDDS needs cgo")
 
 // ErrClosed is returned by operations on a closed node, writer or reader.
-var ErrClosed = errors.New("dds: closed")
+var ErrClosed = rmw.ErrClosed
 
 // ddsError is a negative DDS return code with what was being done.
 type ddsError struct {
@@ -19,6 +21,12 @@ type ddsError struct {
 
 func (e *ddsError) Error() string {
 	return fmt.Sprintf("dds: %s: %s (%d)", e.op, retcodeName(e.code), e.code)
+}
+
+// Is matches DDS_RETCODE_TIMEOUT to rmw.ErrTimeout and
+// DDS_RETCODE_ALREADY_DELETED to rmw.ErrClosed.
+func (e *ddsError) Is(target error) bool {
+	return target == rmw.ErrTimeout && e.code == -10 || target == rmw.ErrClosed && e.code == -9
 }
 
 // retcodeName names CycloneDDS's DDS_RETCODE_* values.

@@ -35,22 +35,14 @@ func newGraph(n *node) (*graph, error) {
 	info := (&rmw_dds_common.ParticipantEntitiesInfo{}).MsgType()
 	if n.cfg.Distro == Humble {
 		info = (&humble.ParticipantEntitiesInfo{}).MsgType()
-		info.Hash = ""
 	}
 	t, err := n.openTopic(discoveryTopic, info.DDSName)
 	if err != nil {
 		return nil, err
 	}
-	var ud []byte
-	if info.Hash != "" {
-		ud = []byte("typehash=" + info.Hash + ";")
-	}
-	var udp unsafe.Pointer
-	if len(ud) > 0 {
-		udp = unsafe.Pointer(&ud[0])
-	}
+	ud, udLen := cBytes(n.typeHashUserData(info.Hash))
 	q := qosToC(rmw.QoS{History: rmw.KeepLast, Depth: 1, Reliability: rmw.Reliable, Durability: rmw.TransientLocal})
-	w := C.navdds_create_writer(n.pp, t.handle, &q, udp, C.size_t(len(ud)))
+	w := C.navdds_create_writer(n.pp, t.handle, &q, ud, udLen)
 	if w < 0 {
 		return nil, &ddsError{op: "creating the ros_discovery_info writer", code: int(w)}
 	}

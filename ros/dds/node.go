@@ -75,16 +75,16 @@ func releaseDomain(id uint32) {
 	}
 }
 
-// node is one ROS node: a DDS participant, its waitset goroutine and its
+// node is one ROS node: a DDS participant, its status goroutine and its
 // entry in ros_discovery_info.
 type node struct {
 	cfg      Config
 	name, ns string
 	pp       C.dds_entity_t
-	ws       C.dds_entity_t
-	guard    C.dds_entity_t
+	ws       C.dds_entity_t // the status waitset: every endpoint's QoS events
+	guard    C.dds_entity_t // wakes the status goroutine to stop
 	gid      rmw.GID
-	done     chan struct{}
+	done     chan struct{} // closed when the status goroutine has returned
 
 	mu        sync.Mutex
 	closed    bool
@@ -93,17 +93,19 @@ type node struct {
 	graph     *graph
 }
 
-// topic is a DDS topic and the sertype Cyclone uses for it.
+// topic is a DDS topic and the sertype Cyclone uses for it. The topic
+// holds the only reference to the sertype.
 type topic struct {
-	handle  C.dds_entity_t
-	sertype *C.struct_ddsi_sertype
-	refs    int
+	handle   C.dds_entity_t
+	sertype  *C.struct_ddsi_sertype
+	typeName string
+	refs     int
 }
 
 // NewNode creates the participant of node name in namespace ns and
 // announces it on ros_discovery_info.
 func (m *Middleware) NewNode(name, ns string) (rmw.Node, error) {
-	if _, err := acquireDomain(m.cfg.DomainID, m.cfg.cycloneConfig()); err != nil {
+	if _, err := acquireDomain(m.cfg.DomainID, m.cfg.CycloneConfig()); err != nil {
 		return nil, err
 	}
 	n := &node{cfg: m.cfg, name: name, ns: ns, done: make(chan struct{}),
@@ -158,9 +160,9 @@ func (n *node) Close() error {
 		open = append(open, e)
 	}
 	n.mu.Unlock()
-	for _, e := range open { // stop the readers' goroutines before deleting their entities
+	for _, e := range open { // stop readers and writes before deleting the entities
 		e.closed.Store(true)
-		e.stop()
+		e.quiesce()
 	}
 	C.dds_delete(n.pp)
 	releaseDomain(n.cfg.DomainID)
@@ -178,7 +180,7 @@ func (n *node) run() {
 		if k < 0 {
 			return
 		}
-		for _, x := range xs[:k] {
+		for _, x := range xs[:min(k, batch)] { // more stay triggered for the next wait
 			if x == 0 {
 				var b C.bool
 				C.dds_take_guardcondition(n.guard, &b)
@@ -190,8 +192,8 @@ func (n *node) run() {
 			if closed {
 				return
 			}
-			if e != nil && !e.closed.Load() {
-				e.status()
+			if e != nil {
+				e.status() // reading it, even when closing, clears the trigger
 			}
 		}
 		n.mu.Lock()
@@ -206,13 +208,16 @@ func (n *node) run() {
 // openTopic returns the topic name of type typeName, creating it on first use.
 func (n *node) openTopic(name, typeName string) (*topic, error) {
 	if t, ok := n.topics[name]; ok {
+		if t.typeName != typeName {
+			return nil, fmt.Errorf("dds: topic %s has type %s in this node, not %s", name, t.typeName, typeName)
+		}
 		t.refs++
 		return t, nil
 	}
 	cname, ctype := C.CString(name), C.CString(typeName)
 	defer C.free(unsafe.Pointer(cname))
 	defer C.free(unsafe.Pointer(ctype))
-	t := &topic{refs: 1}
+	t := &topic{typeName: typeName, refs: 1}
 	t.handle = C.navdds_create_topic(n.pp, cname, ctype, &t.sertype)
 	if t.handle < 0 {
 		return nil, &ddsError{op: fmt.Sprintf("creating topic %s of type %s", name, typeName), code: int(t.handle)}
@@ -227,4 +232,13 @@ func (n *node) closeTopic(name string) {
 		C.dds_delete(t.handle)
 		delete(n.topics, name)
 	}
+}
+
+// typeHashUserData is the USER_DATA of an endpoint whose type has RIHS01
+// hash: "typehash=RIHS01_…;" on Jazzy, nothing on Humble, which has none.
+func (n *node) typeHashUserData(hash string) []byte {
+	if n.cfg.Distro != Jazzy || hash == "" {
+		return nil
+	}
+	return []byte("typehash=" + hash + ";")
 }

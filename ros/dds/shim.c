@@ -368,54 +368,41 @@ dds_return_t navdds_write_serdata(dds_entity_t wr, struct ddsi_serdata *sd, uint
 
 void navdds_serdata_free(struct ddsi_serdata *sd) { ddsi_serdata_unref(sd); }
 
-int32_t navdds_take(dds_entity_t rd, const struct ddsi_sertype *st, navdds_sample *out, uint32_t max) {
-  enum { batch = 64 };
-  struct ddsi_serdata *buf[batch];
-  dds_sample_info_t si[batch];
-  if (max > batch) max = batch;
-  dds_return_t n = dds_takecdr(rd, buf, max, si, DDS_ANY_STATE);
-  for (int32_t i = 0; i < n; i++) {
-    struct ddsi_serdata *d = buf[i];
-    if (si[i].valid_data && d->ops != &navdds_serdata_ops) {
-      /* a local writer of another sertype: convert to ours */
-      struct ddsi_serdata *conv = ddsi_serdata_ref_as_type(st, d);
-      ddsi_serdata_unref(d);
-      d = conv;
-    }
-    out[i].sd = d;
-    out[i].valid = si[i].valid_data && d != NULL && d->kind == SDK_DATA;
-    out[i].data = out[i].valid ? ((struct navdds_serdata *)d)->data : NULL;
-    out[i].size = out[i].valid ? ((struct navdds_serdata *)d)->size : 0;
+int32_t navdds_take_one(dds_entity_t rd, const struct ddsi_sertype *st, navdds_sample *out) {
+  struct ddsi_serdata *d = NULL;
+  dds_sample_info_t si;
+  dds_return_t n = dds_takecdr(rd, &d, 1, &si, DDS_ANY_STATE);
+  if (n <= 0) return n;
+  if (si.valid_data && d->ops != &navdds_serdata_ops) {
+    /* a local writer of another sertype: convert to ours */
+    struct ddsi_serdata *conv = ddsi_serdata_ref_as_type(st, d);
+    ddsi_serdata_unref(d);
+    d = conv;
   }
-  return n;
+  out->sd = d;
+  out->valid = si.valid_data && d != NULL && d->kind == SDK_DATA;
+  out->data = out->valid ? ((struct navdds_serdata *)d)->data : NULL;
+  out->size = out->valid ? ((struct navdds_serdata *)d)->size : 0;
+  return 1;
 }
 
-void navdds_release(navdds_sample *s, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
-    if (s[i].sd != NULL) ddsi_serdata_unref(s[i].sd);
+void navdds_release(navdds_sample *s) {
+  if (s->sd != NULL) ddsi_serdata_unref(s->sd);
 }
 
 dds_return_t navdds_writer_status(dds_entity_t wr, navdds_status *st) {
-  dds_publication_matched_status_t m;
   dds_offered_incompatible_qos_status_t q;
-  dds_return_t rc = dds_get_publication_matched_status(wr, &m);
+  dds_return_t rc = dds_get_offered_incompatible_qos_status(wr, &q);
   if (rc < 0) return rc;
-  rc = dds_get_offered_incompatible_qos_status(wr, &q);
-  if (rc < 0) return rc;
-  st->matched = (int32_t)m.current_count;
   st->incompatible_new = q.total_count_change;
   st->last_policy = (int32_t)q.last_policy_id;
   return 0;
 }
 
 dds_return_t navdds_reader_status(dds_entity_t rd, navdds_status *st) {
-  dds_subscription_matched_status_t m;
   dds_requested_incompatible_qos_status_t q;
-  dds_return_t rc = dds_get_subscription_matched_status(rd, &m);
+  dds_return_t rc = dds_get_requested_incompatible_qos_status(rd, &q);
   if (rc < 0) return rc;
-  rc = dds_get_requested_incompatible_qos_status(rd, &q);
-  if (rc < 0) return rc;
-  st->matched = (int32_t)m.current_count;
   st->incompatible_new = q.total_count_change;
   st->last_policy = (int32_t)q.last_policy_id;
   return 0;
@@ -447,19 +434,23 @@ int32_t navdds_peers(dds_entity_t pp, int32_t publications, const char *topic, c
       pp, publications ? DDS_BUILTIN_TOPIC_DCPSPUBLICATION : DDS_BUILTIN_TOPIC_DCPSSUBSCRIPTION, NULL, NULL);
   if (rd < 0) return rd;
   enum { batch = 64 };
-  void *samples[batch] = {NULL};
+  void *samples[batch];
   dds_sample_info_t si[batch];
   int32_t found = 0;
-  dds_return_t n = dds_read(rd, samples, si, batch, batch);
-  for (int32_t i = 0; i < n && found < max; i++) {
-    const dds_builtintopic_endpoint_t *e = samples[i];
-    if (!si[i].valid_data || strcmp(e->topic_name, topic) != 0 || strcmp(e->type_name, type_name) != 0)
-      continue;
-    memcpy(out[found].guid, e->key.v, 16);
-    qos_from_dds(e->qos, &out[found].qos);
-    found++;
-  }
-  if (n > 0) dds_return_loan(rd, samples, n);
+  dds_return_t n;
+  do { /* every endpoint of the graph, a batch at a time */
+    memset(samples, 0, sizeof(samples));
+    n = dds_take(rd, samples, si, batch, batch);
+    for (int32_t i = 0; i < n && found < max; i++) {
+      const dds_builtintopic_endpoint_t *e = samples[i];
+      if (!si[i].valid_data || strcmp(e->topic_name, topic) != 0 || strcmp(e->type_name, type_name) != 0)
+        continue;
+      memcpy(out[found].guid, e->key.v, 16);
+      qos_from_dds(e->qos, &out[found].qos);
+      found++;
+    }
+    if (n > 0) dds_return_loan(rd, samples, n);
+  } while (n == batch && found < max);
   dds_delete(rd);
   return n < 0 ? n : found;
 }
@@ -484,8 +475,7 @@ dds_entity_t navdds_create_waitset(dds_entity_t pp, dds_entity_t *guard) {
 
 /* Status waitset attach values: 0 for the guard, the entity for its statuses. */
 dds_return_t navdds_attach_status(dds_entity_t ws, dds_entity_t entity, int32_t is_reader) {
-  uint32_t mask = is_reader ? DDS_SUBSCRIPTION_MATCHED_STATUS | DDS_REQUESTED_INCOMPATIBLE_QOS_STATUS
-                            : DDS_PUBLICATION_MATCHED_STATUS | DDS_OFFERED_INCOMPATIBLE_QOS_STATUS;
+  uint32_t mask = is_reader ? DDS_REQUESTED_INCOMPATIBLE_QOS_STATUS : DDS_OFFERED_INCOMPATIBLE_QOS_STATUS;
   dds_return_t rc = dds_set_status_mask(entity, mask);
   if (rc < 0) return rc;
   return dds_waitset_attach(ws, entity, (dds_attach_t)entity);

@@ -24,8 +24,8 @@ typedef struct navdds_qos {
   int64_t lease;
 } navdds_qos;
 
-/* One sample taken from a reader. data points into the serdata, which holds
- * a reference until navdds_release. */
+/* One sample taken from a reader. data points into the serdata, of which
+ * it holds a reference until navdds_release. */
 typedef struct navdds_sample {
   struct ddsi_serdata *sd;
   const unsigned char *data;
@@ -39,9 +39,8 @@ typedef struct navdds_peer {
   navdds_qos qos;
 } navdds_peer;
 
-/* Status of a writer or reader; reading it clears the change counters. */
+/* Status of a writer or reader; reading it clears the change counter. */
 typedef struct navdds_status {
-  int32_t matched;           /* current number of matched peers */
   uint32_t incompatible_new; /* incompatible peers seen since last read */
   int32_t last_policy;       /* dds_qos_policy_id_t of the last incompatibility */
 } navdds_status;
@@ -58,8 +57,8 @@ dds_return_t navdds_write(dds_entity_t wr, const struct ddsi_sertype *st, const 
 struct ddsi_serdata *navdds_serdata_alloc(const struct ddsi_sertype *st, uint32_t capacity, unsigned char **data);
 dds_return_t navdds_write_serdata(dds_entity_t wr, struct ddsi_serdata *sd, uint32_t n);
 void navdds_serdata_free(struct ddsi_serdata *sd);
-int32_t navdds_take(dds_entity_t rd, const struct ddsi_sertype *st, navdds_sample *out, uint32_t max);
-void navdds_release(navdds_sample *s, uint32_t n);
+int32_t navdds_take_one(dds_entity_t rd, const struct ddsi_sertype *st, navdds_sample *out);
+void navdds_release(navdds_sample *s);
 dds_return_t navdds_writer_status(dds_entity_t wr, navdds_status *st);
 dds_return_t navdds_reader_status(dds_entity_t rd, navdds_status *st);
 int32_t navdds_peers(dds_entity_t pp, int32_t publications, const char *topic, const char *type_name,

@@ -32,14 +32,12 @@ type Middleware struct {
 
 var _ rmw.Middleware = (*Middleware)(nil)
 
-// New initializes rcl with args, the command line whose --ros-args
-// sections rcl should see (nil for none). Close releases it.
-func New(args []string) (*Middleware, error) {
-	rargs, _, err := rclgo.ParseArgs(args)
-	if err != nil {
-		return nil, fmt.Errorf("rclgo: %w", err)
-	}
-	rcl, err := rclgo.NewContext(rclgo.ClockTypeROSTime, rargs)
+// New initializes rcl. It gives rcl no command line: package ros applies
+// --ros-args itself (remaps, parameters, log levels), and rcl applying the
+// remaps again to names already remapped would chain rules that must not
+// chain. Close releases it.
+func New() (*Middleware, error) {
+	rcl, err := rclgo.NewContext(rclgo.ClockTypeROSTime, nil)
 	if err != nil {
 		return nil, fmt.Errorf("rclgo: %w", err)
 	}
@@ -87,7 +85,10 @@ type node struct {
 	n      *rclgo.Node
 	ctx    context.Context
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	closed  bool
+	readers []*reader
 }
 
 func (n *node) NewWriter(topic string, t msgs.TypeInfo, q rmw.QoS, _ rmw.EventFunc) (rmw.Writer, error) {
@@ -123,19 +124,33 @@ func (n *node) NewReader(topic string, t msgs.TypeInfo, q rmw.QoS, h rmw.Handler
 	ws.AddSubscriptions(s)
 	ctx, cancel := context.WithCancel(n.ctx)
 	r := &reader{s: s, ws: ws, cancel: cancel, done: make(chan struct{})}
-	n.wg.Add(1)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		cancel()
+		ws.Close()
+		s.Close()
+		return nil, rmw.ErrClosed
+	}
+	n.readers = append(n.readers, r)
 	go func() {
-		defer n.wg.Done()
 		defer close(r.done)
 		_ = ws.Run(ctx) // returns when ctx is cancelled
 	}()
 	return r, nil
 }
 
-// Close stops the node's readers, then destroys the node.
+// Close stops the node's readers and frees their wait sets, then destroys
+// the node with its publishers and subscriptions.
 func (n *node) Close() error {
+	n.mu.Lock()
+	n.closed = true
+	readers := n.readers
+	n.mu.Unlock()
 	n.cancel()
-	n.wg.Wait()
+	for _, r := range readers {
+		r.stop()
+	}
 	return n.n.Close()
 }
 
@@ -185,6 +200,7 @@ type reader struct {
 	ws     *rclgo.WaitSet
 	cancel context.CancelFunc
 	done   chan struct{}
+	once   sync.Once
 }
 
 func (r *reader) Matched() int {
@@ -198,8 +214,21 @@ func (r *reader) Matched() int {
 func (r *reader) GID() rmw.GID { return rmw.GID{} }
 
 func (r *reader) Close() error {
-	r.cancel()
-	<-r.done
-	r.ws.Close()
+	if !r.stop() {
+		return nil
+	}
 	return r.s.Close()
+}
+
+// stop ends the reader's goroutine and frees its wait set, once; it
+// reports whether this call did it.
+func (r *reader) stop() bool {
+	stopped := false
+	r.once.Do(func() {
+		r.cancel()
+		<-r.done
+		r.ws.Close()
+		stopped = true
+	})
+	return stopped
 }

@@ -74,6 +74,10 @@ var (
 // Validate reports a profile that no middleware can use.
 func (q QoS) Validate() error {
 	switch {
+	case q.History != KeepLast && q.History != KeepAll, q.Reliability != BestEffort && q.Reliability != Reliable,
+		q.Durability != Volatile && q.Durability != TransientLocal,
+		q.Liveliness != Automatic && q.Liveliness != ManualByTopic:
+		return fmt.Errorf("rmw: QoS with an unknown policy kind: %+v", q)
 	case q.History == KeepLast && q.Depth < 1:
 		return fmt.Errorf("rmw: keep-last QoS needs a depth of at least 1, got %d", q.Depth)
 	case q.Deadline < 0 || q.Lifespan < 0 || q.LivelinessLease < 0:
@@ -90,13 +94,21 @@ func (q QoS) String() string {
 	} else {
 		fmt.Fprintf(&b, "keep_last(%d)", q.Depth)
 	}
-	b.WriteString([]string{", best_effort", ", reliable"}[q.Reliability])
-	b.WriteString([]string{", volatile", ", transient_local"}[q.Durability])
+	b.WriteString(", " + kindName(int(q.Reliability), "best_effort", "reliable"))
+	b.WriteString(", " + kindName(int(q.Durability), "volatile", "transient_local"))
 	b.WriteString(", deadline " + durationText(q.Deadline))
 	b.WriteString(", lifespan " + durationText(q.Lifespan))
-	b.WriteString([]string{", liveliness automatic", ", liveliness manual_by_topic"}[q.Liveliness])
+	b.WriteString(", liveliness " + kindName(int(q.Liveliness), "automatic", "manual_by_topic"))
 	b.WriteString(" lease " + durationText(q.LivelinessLease))
 	return b.String()
+}
+
+// kindName names policy kind k, even one Validate would reject.
+func kindName(k int, names ...string) string {
+	if k < 0 || k >= len(names) {
+		return fmt.Sprintf("unknown(%d)", k)
+	}
+	return names[k]
 }
 
 func durationText(d time.Duration) string {

@@ -2,6 +2,7 @@ package rmw
 
 import (
 	"encoding/hex"
+	"errors"
 	"strings"
 	"time"
 
@@ -22,6 +23,14 @@ func (g GID) String() string {
 	return strings.Join(parts, ".")
 }
 
+// Errors every backend returns, matched with errors.Is.
+var (
+	// ErrClosed is an operation on a closed node, writer or reader.
+	ErrClosed = errors.New("closed")
+	// ErrTimeout is a wait that ran out of time.
+	ErrTimeout = errors.New("timed out")
+)
+
 // Middleware creates nodes. It is safe for concurrent use.
 type Middleware interface {
 	// NewNode joins the ROS graph as node name in namespace ns (absolute,
@@ -34,7 +43,8 @@ type Node interface {
 	// NewWriter creates a writer on the fully qualified topic name.
 	NewWriter(topic string, t msgs.TypeInfo, q QoS, events EventFunc) (Writer, error)
 	// NewReader creates a reader on the fully qualified topic name; h gets
-	// every sample, one at a time, from one goroutine of the backend.
+	// each sample taken from the reader's history, one at a time, on a
+	// goroutine of the reader's own.
 	NewReader(topic string, t msgs.TypeInfo, q QoS, h Handler, events EventFunc) (Reader, error)
 	Close() error
 }
@@ -52,7 +62,7 @@ type Writer interface {
 	// Matched returns the number of readers currently matched.
 	Matched() int
 	// WaitAcked waits until every matched reliable reader has acknowledged
-	// everything written, or timeout passes.
+	// everything written, or timeout passes (an error matching ErrTimeout).
 	WaitAcked(timeout time.Duration) error
 	GID() GID
 	Close() error
@@ -84,19 +94,16 @@ type EventKind int
 
 // Event kinds.
 const (
-	// Matched: the number of matched peers changed (Event.Matched).
-	Matched EventKind = iota
 	// IncompatibleQoS: a peer on the same topic and type cannot be matched
 	// because of its QoS. Event.Policy names the first policy at fault.
-	IncompatibleQoS
+	IncompatibleQoS EventKind = iota
 )
 
 // Event reports a change that concerns one writer or reader.
 type Event struct {
-	Kind    EventKind
-	Matched int    // current number of matched peers
-	Policy  string // DDS QoS policy at fault, e.g. "RELIABILITY"
-	Peers   []Peer // the incompatible peers, when the backend can list them
+	Kind   EventKind
+	Policy string // DDS QoS policy at fault, e.g. "RELIABILITY"
+	Peers  []Peer // the incompatible peers, when the backend can list them
 }
 
 // Peer is another endpoint on the same topic.
@@ -105,5 +112,6 @@ type Peer struct {
 	QoS QoS
 }
 
-// EventFunc receives events; like Handler it must not block.
+// EventFunc receives events. It runs on the backend's status goroutine,
+// shared by every endpoint of the node, so it must not block.
 type EventFunc func(Event)

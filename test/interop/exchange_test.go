@@ -47,7 +47,7 @@ func goalAndPlan(t *testing.T, prog program, domain uint32) {
 	n := newNavnode(t, ctx, prog, domain)
 	goals := make(chan geometry_msgs.PoseStamped, 1)
 	sub, err := ros.Subscribe[geometry_msgs.PoseStamped](n.Node, "/goal_pose", ros.QoSDefault,
-		func(m *geometry_msgs.PoseStamped) { goals <- *m })
+		func(m *geometry_msgs.PoseStamped) { offer(goals, *m) })
 	require.NoError(t, err)
 	plan, err := ros.NewPublisher[nav_msgs.Path](n.Node, "/plan", ros.QoSDefault)
 	require.NoError(t, err)
@@ -94,7 +94,7 @@ func largeBothWays(t *testing.T, prog program, domain uint32) {
 	n := newNavnode(t, ctx, prog, domain)
 	clouds := make(chan string, 1)
 	sub, err := ros.Subscribe[sensor_msgs.PointCloud2](n.Node, "/cloud_in", ros.QoSDefault, func(m *sensor_msgs.PointCloud2) {
-		clouds <- cloudMismatch(m)
+		offer(clouds, cloudMismatch(m))
 	})
 	require.NoError(t, err)
 	out, err := ros.NewPublisher[sensor_msgs.PointCloud2](n.Node, "/cloud_out", ros.QoSDefault)
@@ -163,7 +163,7 @@ func malformed(t *testing.T, prog, evil program, domain uint32) {
 	n := newNavnode(t, ctx, prog, domain)
 	goals := make(chan geometry_msgs.PoseStamped, 4)
 	sub, err := ros.Subscribe[geometry_msgs.PoseStamped](n.Node, "/goal_pose", ros.QoSDefault,
-		func(m *geometry_msgs.PoseStamped) { goals <- *m })
+		func(m *geometry_msgs.PoseStamped) { offer(goals, *m) })
 	require.NoError(t, err)
 	bad := startPeer(t, ctx, domain, evil)
 	bad.waitReady(t, ctx)

@@ -25,12 +25,9 @@ import (
 	"github.com/navnode/navnode/ros/dds"
 )
 
-// loopbackConfig is the CycloneDDS configuration of the C peer: loopback
-// unicast discovery, as navnode's ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST.
-const loopbackConfig = `<CycloneDDS><Domain Id="any"><General><AllowMulticast>false</AllowMulticast>` +
-	`<Interfaces><NetworkInterface address="127.0.0.1"/></Interfaces></General>` +
-	`<Discovery><ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>32</MaxAutoParticipantIndex>` +
-	`<Peers><Peer address="localhost"/></Peers></Discovery></Domain></CycloneDDS>`
+// loopbackConfig is the CycloneDDS configuration of the C peers: navnode's
+// own for loopback with unicast discovery (dds.Loopback).
+var loopbackConfig = dds.Loopback(0).CycloneConfig()
 
 // repoRoot is the module root, two levels up from this package.
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
@@ -188,4 +185,13 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// offer sends v unless ch is full: peers republish until told to stop, and
+// a handler blocked on a full channel would hold up the node's Close.
+func offer[T any](ch chan<- T, v T) {
+	select {
+	case ch <- v:
+	default:
+	}
 }

@@ -30,7 +30,7 @@ func main() {
 func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	mw, err := rclgo.New(os.Args)
+	mw, err := rclgo.New()
 	if err != nil {
 		return err
 	}
