@@ -1,0 +1,78 @@
+package voxel
+
+import "math/bits"
+
+// Voxels live in bricks of 8×8×8, allocated where something is known, in a
+// hash table keyed by brick coordinates. A voxel in no brick has no sensor
+// evidence, no shape and no obstacle within the inflation radius: its state
+// is the static layer's, and its cost follows from that alone.
+
+const (
+	brickShift  = 3
+	brickEdge   = 1 << brickShift // voxels
+	brickMask   = brickEdge - 1
+	brickVoxels = brickEdge * brickEdge * brickEdge
+)
+
+// Occupancy states, ordered by precedence when layers are combined.
+const (
+	unknown  uint8 = iota // no layer knows anything
+	free                  // some layer saw it free, none occupied
+	occupied              // some layer holds an obstacle here
+)
+
+// brick holds the state of 8×8×8 voxels; index i = x | y<<3 | z<<6 in
+// brick-local coordinates. Layers that a brick does not use stay nil.
+type brick struct {
+	org  Key                // voxel coordinates of the brick's minimum corner
+	occ  [brickVoxels]uint8 // combined occupancy state of every voxel
+	cost [brickVoxels]Cost  // cost of every voxel, as last reported
+
+	d2   *[brickVoxels]uint16 // squared distance to the nearest obstacle, voxels²; far beyond the radius; nil: all far
+	near int32                // voxels with d2 != far
+
+	sensor  *[brickVoxels]uint32 // per voxel: scan stamp << 8 | uint8(log-odds); unobserved log-odds is noObservation
+	seen    int32                // voxels with sensor evidence
+	hitTime *[brickVoxels]uint32 // ms since the map's epoch of each voxel's last hit; nil until the first hit
+	marks   int32                // voxels the sensor layer holds occupied
+	oldest  uint32               // no mark in the brick is older than this (ms since epoch)
+
+	shapes *[brickVoxels]uint16 // number of shapes covering each voxel
+	shaped int32                // voxels covered by a shape
+
+	gen     uint32                    // Apply generation of touched
+	touched [brickVoxels / 64]uint64 // voxels already queued for a cost update in this Apply
+}
+
+// brickKey packs brick coordinates (voxel coordinates >> 3, each within
+// ±2^20) into a map key.
+type brickKey uint64
+
+func brickOf(k Key) brickKey {
+	const off = 1 << 20
+	return brickKey(uint64(k.X>>brickShift+off) | uint64(k.Y>>brickShift+off)<<21 | uint64(k.Z>>brickShift+off)<<42)
+}
+
+// index returns k's index within its brick.
+func index(k Key) int {
+	return int(k.X&brickMask) | int(k.Y&brickMask)<<brickShift | int(k.Z&brickMask)<<(2*brickShift)
+}
+
+// keyAt returns the voxel at index i of b.
+func (b *brick) keyAt(i int) Key {
+	return Key{b.org.X + int32(i&brickMask), b.org.Y + int32(i>>brickShift&brickMask), b.org.Z + int32(i>>(2*brickShift))}
+}
+
+func brickOrigin(k Key) Key {
+	return Key{k.X &^ brickMask, k.Y &^ brickMask, k.Z &^ brickMask}
+}
+
+// box returns the voxels of b.
+func (b *brick) box() Box {
+	return Box{Min: b.org, Max: b.org.Add(brickMask, brickMask, brickMask)}
+}
+
+// empty reports whether b holds nothing its absence would not imply.
+func (b *brick) empty() bool { return b.near == 0 && b.seen == 0 && b.shaped == 0 }
+
+func trailingZeros(w uint64) int { return bits.TrailingZeros64(w) }

@@ -1,0 +1,112 @@
+package voxel
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/golang/geo/r3"
+	"github.com/stretchr/testify/require"
+)
+
+// bruteRay returns the voxels whose open cube the segment a→b (voxel
+// units) crosses for a positive length, ordered by where it enters them.
+func bruteRay(a, b r3.Vector) []Key {
+	lo := Key{int32(math.Floor(min(a.X, b.X))), int32(math.Floor(min(a.Y, b.Y))), int32(math.Floor(min(a.Z, b.Z)))}
+	hi := Key{int32(math.Floor(max(a.X, b.X))), int32(math.Floor(max(a.Y, b.Y))), int32(math.Floor(max(a.Z, b.Z)))}
+	type hit struct {
+		k  Key
+		t0 float64
+	}
+	var hits []hit
+	d := b.Sub(a)
+	for z := lo.Z; z <= hi.Z; z++ {
+		for y := lo.Y; y <= hi.Y; y++ {
+			for x := lo.X; x <= hi.X; x++ {
+				t0, t1 := 0.0, 1.0
+				for ax, c := range [3]int32{x, y, z} {
+					o, dv := [3]float64{a.X, a.Y, a.Z}[ax], [3]float64{d.X, d.Y, d.Z}[ax]
+					if dv == 0 {
+						if o < float64(c) || o >= float64(c)+1 {
+							t0, t1 = 1, 0
+						}
+						continue
+					}
+					ta, tb := (float64(c)-o)/dv, (float64(c)+1-o)/dv
+					t0, t1 = max(t0, min(ta, tb)), min(t1, max(ta, tb))
+				}
+				if t1-t0 > 1e-12 {
+					hits = append(hits, hit{Key{x, y, z}, t0})
+				}
+			}
+		}
+	}
+	// order by entry
+	for i := 1; i < len(hits); i++ {
+		for j := i; j > 0 && hits[j].t0 < hits[j-1].t0; j-- {
+			hits[j], hits[j-1] = hits[j-1], hits[j]
+		}
+	}
+	out := make([]Key, len(hits))
+	for i, h := range hits {
+		out[i] = h.k
+	}
+	return out
+}
+
+func TestRayEqualsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	f := Frame{Origin: vec(-1.3, 2.1, 0.4), Resolution: 0.1}
+	for i := range 20000 {
+		span := []float64{0.05, 0.5, 3}[i%3]
+		a := vec(rng.Float64()*4-2, rng.Float64()*4-2, rng.Float64()*4-2)
+		b := a.Add(vec((rng.Float64()*2-1)*span, (rng.Float64()*2-1)*span, (rng.Float64()*2-1)*span))
+		if i%10 == 0 { // axis-parallel and planar rays
+			b.Y = a.Y
+			if i%20 == 0 {
+				b.Z = a.Z
+			}
+		}
+		var got []Key
+		f.Ray(a, b, func(k Key) bool { got = append(got, k); return true })
+		want := bruteRay(f.local(a), f.local(b))
+		require.Equal(t, want, got, "ray %d from %v to %v", i, a, b)
+	}
+}
+
+// TestRayThroughEdges: rays along voxel edges and through corners step
+// every axis at once (no voxel touched only along an edge), and the
+// supercover adds the voxels sharing the edge or corner.
+func TestRayThroughEdges(t *testing.T) {
+	f := Frame{Resolution: 1}
+	var got []Key
+	f.Ray(vec(0.5, 0.5, 0.5), vec(2.5, 2.5, 0.5), func(k Key) bool { got = append(got, k); return true })
+	require.Equal(t, []Key{{0, 0, 0}, {1, 1, 0}, {2, 2, 0}}, got)
+	got = nil
+	f.Supercover(vec(0.5, 0.5, 0.5), vec(1.5, 1.5, 1.5), func(k Key) bool { got = append(got, k); return true })
+	require.Len(t, got, 8, "a diagonal step through a corner touches the whole 2×2×2 box: %v", got)
+	got = nil
+	f.Ray(vec(0.5, 0.5, 0.5), vec(math.NaN(), 0, 0), func(k Key) bool { got = append(got, k); return true })
+	require.Empty(t, got)
+}
+
+// TestCloudClearsAlongRays checks what a cloud's ray clears against the
+// brute-force traversal: every voxel before the endpoint's, none after.
+func TestCloudClearsAlongRays(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 300 {
+		m := newMap(t, Config{Resolution: 0.1})
+		o := vec(rng.Float64(), rng.Float64(), rng.Float64())
+		p := o.Add(vec(rng.Float64()*4-2, rng.Float64()*4-2, rng.Float64()*2-1))
+		cs, err := m.Apply(&Cloud{Origin: o, Points: []r3.Vector{p}, MaxRange: 10})
+		require.NoError(t, err)
+		ray := bruteRay(m.frame.local(o), m.frame.local(p))
+		end, _ := m.frame.KeyOf(p)
+		require.Equal(t, end, ray[len(ray)-1])
+		for _, k := range ray[:len(ray)-1] {
+			require.Equal(t, Free, m.Cost(k), "ray %d: voxel %v on the ray", i, k)
+		}
+		require.Equal(t, Lethal, m.Cost(end))
+		require.Equal(t, len(ray), cs.Len(), "ray %d: only the ray's voxels change", i)
+	}
+}

@@ -1,0 +1,267 @@
+package voxel
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/golang/geo/r3"
+)
+
+// Sensor evidence is log-odds occupancy per voxel, as OctoMap keeps it:
+// each scan adds Hit to the voxels its points end in and Miss to the
+// voxels its rays pass through, clamped to [Min, Max]. A voxel is occupied
+// while its log-odds is above 0 and free at or below 0; one never observed
+// has no sensor state. Log-odds (rather than hit and miss counts) forget
+// in proportion to new evidence: a voxel hit once is cleared by three
+// rays, one hit many times by no more than Max/|Miss| rays, so a moved
+// obstacle clears within a few scans however long it stood. Values are
+// kept in eighths, in one byte.
+
+// sensorModel is a SensorModel in eighths of log-odds.
+type sensorModel struct{ hit, miss, min, max int8 }
+
+func newSensorModel(s SensorModel) sensorModel {
+	q := func(v float64) int8 { return int8(math.Round(v * 8)) }
+	m := sensorModel{hit: q(s.Hit), miss: q(s.Miss), min: q(s.Min), max: q(s.Max)}
+	m.hit, m.miss = max(m.hit, 1), min(m.miss, -1)
+	return m
+}
+
+// A sensor word: scan stamp << 8 | uint8(log-odds). noObservation in the
+// low byte means never observed.
+const (
+	noObservation = 0x80
+	stampBits     = 24
+)
+
+func sensorOcc(w uint32) uint8 {
+	switch l := int8(w); {
+	case l == math.MinInt8:
+		return unknown
+	case l > 0:
+		return occupied
+	}
+	return free
+}
+
+// sensorState is the map's bookkeeping for sensor updates.
+type sensorState struct {
+	scan     uint32 // stamp of the current scan, 1..2^24-1
+	epoch    time.Duration
+	started  bool
+	now      uint32              // current scan's time, ms since epoch
+	marked   map[*brick]struct{} // bricks with marks, for decay
+	rays     []ray
+}
+
+type ray struct {
+	end r3.Vector // voxel units
+	key Key
+}
+
+func (s *sensorState) init() { s.marked = map[*brick]struct{}{} }
+
+func (s *sensorState) forget(b *brick) { delete(s.marked, b) }
+
+// Cloud is a point cloud from one sensor, in the map frame.
+type Cloud struct {
+	Origin r3.Vector   // sensor origin, metres
+	Points []r3.Vector // returns, metres
+	// MinRange drops nearer points (robot self-hits); MaxRange (> 0) cuts
+	// rays: a point beyond it only clears up to MaxRange and marks nothing.
+	MinRange, MaxRange float64
+	Stamp              time.Duration // acquisition time, any fixed epoch; for Decay
+}
+
+// maxRangeVoxels bounds MaxRange so that one ray touches at most this many
+// voxels per axis.
+const maxRangeVoxels = 4096
+
+func (c *Cloud) apply(m *Map) error {
+	if err := m.checkSensor(c.Origin, c.MinRange, c.MaxRange); err != nil {
+		return err
+	}
+	m.beginScan(c.Stamp)
+	in := &m.cs.Input
+	s := &m.sensor
+	s.rays = s.rays[:0]
+	origin := m.frame.local(c.Origin)
+	// Hits first, so that a voxel with a return is marked even when a
+	// longer ray passes through it in the same scan.
+	for _, p := range c.Points {
+		if !finite(p) {
+			in.NonFinite++
+			continue
+		}
+		d := p.Sub(c.Origin).Norm()
+		switch {
+		case d < c.MinRange || d == 0:
+			in.TooClose++
+		case d <= c.MaxRange:
+			m.endpoint(p, true)
+		}
+	}
+	for _, p := range c.Points {
+		if !finite(p) {
+			continue
+		}
+		v := p.Sub(c.Origin)
+		if d := v.Norm(); d > c.MaxRange && d >= c.MinRange {
+			in.Clipped++
+			m.endpoint(c.Origin.Add(v.Mul(c.MaxRange/d)), false)
+		}
+	}
+	for _, r := range s.rays {
+		m.clearRay(origin, r)
+	}
+	return nil
+}
+
+// checkSensor validates what a sensor update needs.
+func (m *Map) checkSensor(origin r3.Vector, minRange, maxRange float64) error {
+	if _, ok := m.frame.KeyOf(origin); !ok {
+		return fmt.Errorf("%w: sensor origin %v is not finite or outside the world", ErrInput, origin)
+	}
+	limit := maxRangeVoxels * m.frame.Resolution
+	if !(maxRange > 0 && maxRange <= limit) {
+		return fmt.Errorf("%w: max range %v m: want (0, %v]", ErrInput, maxRange, limit)
+	}
+	if !(minRange >= 0 && minRange < maxRange) {
+		return fmt.Errorf("%w: min range %v m: want [0, max range)", ErrInput, minRange)
+	}
+	return nil
+}
+
+// beginScan starts a new scan stamp and notes its time.
+func (m *Map) beginScan(stamp time.Duration) {
+	s := &m.sensor
+	if !s.started {
+		s.epoch, s.started = stamp, true
+	}
+	if s.scan++; s.scan >= 1<<stampBits {
+		for _, b := range m.bricks { // wrapped: no voxel may look stamped
+			if b.sensor != nil {
+				for i, w := range b.sensor {
+					b.sensor[i] = w & 0xff
+				}
+			}
+		}
+		s.scan = 1
+	}
+	s.now = m.msSinceEpoch(stamp)
+}
+
+// endpoint marks (hit) or clears the voxel of point p and queues its ray,
+// unless an earlier point of this scan ended in the same voxel.
+func (m *Map) endpoint(p r3.Vector, hit bool) {
+	in := &m.cs.Input
+	k, ok := m.frame.KeyOf(p)
+	if !ok {
+		in.Outside++
+		return
+	}
+	b := m.sensorBrick(k)
+	if b == nil {
+		in.Refused++
+		return
+	}
+	i := index(k)
+	if b.sensor[i]>>8 == m.sensor.scan {
+		in.Merged++
+		return
+	}
+	in.Points++
+	m.observe(b, i, hit)
+	m.sensor.rays = append(m.sensor.rays, ray{end: m.frame.local(p), key: k})
+}
+
+// sensorBrick returns the brick of k with its sensor layer.
+func (m *Map) sensorBrick(k Key) *brick {
+	b := m.get(k)
+	if b != nil && b.sensor == nil {
+		b.sensor = new([brickVoxels]uint32)
+		for i := range b.sensor {
+			b.sensor[i] = noObservation
+		}
+	}
+	return b
+}
+
+// observe applies one hit or miss to voxel i of b and stamps it.
+func (m *Map) observe(b *brick, i int, hit bool) {
+	s, model := &m.sensor, &m.model
+	w := b.sensor[i]
+	l := int8(w)
+	before := sensorOcc(w)
+	if l == math.MinInt8 {
+		l = 0
+		b.seen++
+	}
+	if hit {
+		l = min(l+model.hit, model.max)
+	} else {
+		l = max(l+model.miss, model.min)
+	}
+	b.sensor[i] = s.scan<<8 | uint32(uint8(l))
+	after := sensorOcc(b.sensor[i])
+	if hit {
+		m.stampHit(b, i)
+	}
+	if before != after {
+		if before == occupied {
+			b.marks--
+		} else if after == occupied {
+			b.marks++
+			s.marked[b] = struct{}{}
+		}
+		m.recombine(b, i)
+	}
+}
+
+// stampHit notes the time of a hit, for decay.
+func (m *Map) stampHit(b *brick, i int) {
+	if m.cfg.Decay == 0 {
+		return
+	}
+	if b.hitTime == nil {
+		b.hitTime = new([brickVoxels]uint32)
+		b.oldest = m.sensor.now
+	}
+	b.hitTime[i] = m.sensor.now
+}
+
+// clearRay applies a miss to every voxel from the origin to the ray's end
+// voxel, that voxel excluded, skipping voxels this scan already updated.
+// It is a 3D DDA (Amanatides and Woo), exact: it visits the voxels whose
+// interior the segment crosses, in order, stepping every axis at once when
+// the segment passes exactly through an edge or corner.
+func (m *Map) clearRay(o r3.Vector, r ray) {
+	d := r.end.Sub(o)
+	var t dda
+	t.init(o, d)
+	k := t.k
+	for steps := 0; k != r.key && steps < 3*maxRangeVoxels+3; steps++ {
+		b := m.lookup(k)
+		if b == nil || b.sensor == nil {
+			if b = m.sensorBrick(k); b == nil {
+				m.cs.Input.Refused++
+				return
+			}
+		}
+		if i := index(k); b.sensor[i]>>8 != m.sensor.scan {
+			m.observe(b, i, false)
+		}
+		if !t.next() {
+			return
+		}
+		k = t.k
+	}
+}
+
+// msSinceEpoch converts a stamp to milliseconds after the first scan's,
+// clamped to [0, 2^32).
+func (m *Map) msSinceEpoch(stamp time.Duration) uint32 {
+	ms := (stamp - m.sensor.epoch).Milliseconds()
+	return uint32(min(max(ms, 0), math.MaxUint32))
+}
