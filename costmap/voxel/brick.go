@@ -40,7 +40,7 @@ type brick struct {
 	shapes *[brickVoxels]uint16 // number of shapes covering each voxel
 	shaped int32                // voxels covered by a shape
 
-	gen     uint32                    // Apply generation of touched
+	gen     uint32                   // Apply generation of touched
 	touched [brickVoxels / 64]uint64 // voxels already queued for a cost update in this Apply
 }
 

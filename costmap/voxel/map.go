@@ -24,12 +24,12 @@ type Map struct {
 	shapes map[ShapeID]*shapeRecord
 
 	// Per-Apply state.
-	gen       uint32
-	dirty     []slot // voxels whose cost may have changed, each once
-	obstacles []Key  // voxels whose obstacle bit flipped
-	cs        *ChangeSet
-	memFull   bool // an allocation was refused in this Apply
-	edt       edtScratch
+	gen        uint32
+	dirty      []slot // voxels whose cost may have changed, each once
+	obstacles  []Key  // voxels whose obstacle bit flipped
+	cs         *ChangeSet
+	memFull    bool // an allocation was refused in this Apply
+	edt        edtScratch
 	scanPoints []r3.Vector // reused by Scan
 }
 

@@ -47,12 +47,12 @@ func sensorOcc(w uint32) uint8 {
 
 // sensorState is the map's bookkeeping for sensor updates.
 type sensorState struct {
-	scan     uint32 // stamp of the current scan, 1..2^24-1
-	epoch    time.Duration
-	started  bool
-	now      uint32              // current scan's time, ms since epoch
-	marked   map[*brick]struct{} // bricks with marks, for decay
-	rays     []ray
+	scan    uint32 // stamp of the current scan, 1..2^24-1
+	epoch   time.Duration
+	started bool
+	now     uint32              // current scan's time, ms since epoch
+	marked  map[*brick]struct{} // bricks with marks, for decay
+	rays    []ray
 }
 
 type ray struct {
