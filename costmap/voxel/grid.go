@@ -66,6 +66,11 @@ func (g *Grid) validate() error {
 	case g.Unknown < UnknownStays || g.Unknown > UnknownIsOccupied:
 		return fmt.Errorf("%w: unknown-cell treatment %d", ErrInput, g.Unknown)
 	}
+	for i, v := range g.Cells {
+		if v < -1 || v > 100 {
+			return fmt.Errorf("%w: grid cell %d (column %d, row %d) is %d: want -1 or 0..100", ErrInput, i, i%g.Width, i/g.Width, v)
+		}
+	}
 	return nil
 }
 

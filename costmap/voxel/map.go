@@ -145,6 +145,15 @@ func (m *Map) get(k Key) *brick {
 	}
 	m.bricks[brickOf(k)] = b
 	m.last = b
+	if m.prevStatic != nil {
+		// The brick reports the old costs; its voxels take the new
+		// static state and are queued where that differs. (Every voxel
+		// whose obstacle bit flips already has a brick by the time
+		// inflation makes more.)
+		for i := range b.occ {
+			m.recombine(b, i)
+		}
+	}
 	return b
 }
 

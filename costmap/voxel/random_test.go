@@ -53,6 +53,7 @@ func runRandom(t *testing.T, cfg Config, seed uint64, steps int) {
 		cs, err := m.Apply(u)
 		require.NoError(t, err, "step %d: %s", step, what)
 		after := snapshot(m, check)
+		requireLayersCombined(t, m, check, fmt.Sprintf("step %d (%s)", step, what))
 		requireCostsEqual(t, check, bruteCosts(m, check), after, fmt.Sprintf("step %d (%s): inflation", step, what))
 		requireChangeSet(t, check, before, after, cs, fmt.Sprintf("step %d (%s)", step, what))
 		before = after
@@ -190,4 +191,32 @@ func TestLongRayChangeSet(t *testing.T) {
 		require.Equal(t, Inscribed, m.Cost(k), "%v", k)
 	}
 	require.Equal(t, Unknown, m.Cost(Key{300, 2, 0}))
+}
+
+// requireLayersCombined checks every voxel's cached occupancy against its
+// layers: a shape makes it occupied, else the higher of the static layer's
+// state and the sensor's evidence.
+func requireLayersCombined(t *testing.T, m *Map, b Box, msg string) {
+	t.Helper()
+	for z := b.Min.Z; z <= b.Max.Z; z++ {
+		for y := b.Min.Y; y <= b.Max.Y; y++ {
+			for x := b.Min.X; x <= b.Max.X; x++ {
+				k := Key{x, y, z}
+				want := m.static.at(k)
+				got := want
+				if br := m.lookup(k); br != nil {
+					i := index(k)
+					got = br.occ[i]
+					if br.shapes != nil && br.shapes[i] > 0 {
+						want = occupied
+					} else if br.sensor != nil {
+						want = max(want, sensorOcc(br.sensor[i]))
+					}
+				}
+				if got != want {
+					require.Failf(t, "occupancy differs from its layers", "%s: voxel %v holds %d, layers say %d", msg, k, got, want)
+				}
+			}
+		}
+	}
 }

@@ -1,0 +1,258 @@
+package voxel
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/navnode/navnode/internal/shareddata"
+)
+
+// The map_server test counts each Nav2 map's pixels by class straight from
+// the PGM with integer cut-offs worked out by hand from the YAML
+// thresholds (negate 0: occupancy = (255 − v)/255), then checks the grid
+// LoadMapServer returns and the voxels the grid extrudes to.
+var nav2Maps = []struct {
+	name string
+	occ  int // v ≤ occ is occupied: 255 − v ≥ 255·occupied_thresh
+	free int // v ≥ free is free:    255 − v ≤ 255·free_thresh
+}{
+	{"depot", 89, 192},             // 0.65 → 165.75; 0.25 → 63.75
+	{"depot_keepout", 89, 192},     // same thresholds
+	{"map_circular", 89, 206},      // 0.196 → 49.98
+	{"tb3_sandbox", 89, 206},       // 0.196 → 49.98
+	{"warehouse", 89, 230},         // 0.1 → 25.5
+	{"warehouse_keepout", 89, 230}, // 0.1 → 25.5
+}
+
+// readP5 is a minimal independent reader of 8-bit binary PGM images.
+func readP5(t *testing.T, path string) (w, h int, pix []byte) {
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	r := bufio.NewReader(bytes.NewReader(data))
+	var fields []string
+	for len(fields) < 4 {
+		line, err := r.ReadString('\n')
+		require.NoError(t, err)
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		fields = append(fields, strings.Fields(line)...)
+	}
+	require.Equal(t, "P5", fields[0])
+	var maxval int
+	_, err = fmt.Sscan(fields[1]+" "+fields[2]+" "+fields[3], &w, &h, &maxval)
+	require.NoError(t, err)
+	require.Equal(t, 255, maxval, "the test reads 8-bit images only")
+	pix = make([]byte, w*h)
+	_, err = r.Read(pix[:0])
+	require.NoError(t, err)
+	n := 0
+	for n < len(pix) {
+		k, err := r.Read(pix[n:])
+		require.NoError(t, err)
+		n += k
+	}
+	return w, h, pix
+}
+
+func TestMapServerClassCounts(t *testing.T) {
+	dir := shareddata.Path(t, "data", "nav2-maps")
+	for _, tc := range nav2Maps {
+		t.Run(tc.name, func(t *testing.T) {
+			w, h, pix := readP5(t, filepath.Join(dir, tc.name+".pgm"))
+			var occ, free, unk int
+			for _, v := range pix {
+				switch {
+				case int(v) <= tc.occ:
+					occ++
+				case int(v) >= tc.free:
+					free++
+				default:
+					unk++
+				}
+			}
+			require.Positive(t, occ)
+			require.Positive(t, free)
+
+			g, err := LoadMapServer(filepath.Join(dir, tc.name+".yaml"))
+			require.NoError(t, err)
+			require.Equal(t, w, g.Width)
+			require.Equal(t, h, g.Height)
+			var gOcc, gFree, gUnk int
+			for row := range h {
+				for col := range w {
+					v := pix[row*w+col]
+					c := g.Cells[(h-1-row)*w+col] // image rows top down, grid rows bottom up
+					want := int8(-1)
+					if int(v) <= tc.occ {
+						want = 100
+					} else if int(v) >= tc.free {
+						want = 0
+					}
+					require.Equal(t, want, c, "pixel row %d col %d value %d", row, col, v)
+					switch c {
+					case 100:
+						gOcc++
+					case 0:
+						gFree++
+					default:
+						gUnk++
+					}
+				}
+			}
+			require.Equal(t, [3]int{occ, free, unk}, [3]int{gOcc, gFree, gUnk})
+			t.Logf("%d×%d: %d occupied, %d free, %d unknown", w, h, occ, free, unk)
+
+			// Extruded over three voxels at the grid's own resolution, every
+			// cell is a column of three voxels of its class.
+			g.ZMin, g.ZMax = 0, 2.5*g.Resolution
+			m := newMap(t, Config{Resolution: g.Resolution, Origin: g.Origin})
+			_, err = m.Apply(g)
+			require.NoError(t, err)
+			band := Box{Max: Key{int32(w) - 1, int32(h) - 1, 2}}
+			require.Equal(t, [3]int{3 * occ, 3 * free, 3 * unk}, countClasses(m, band))
+			require.Equal(t, 3*occ, countOccupied(m))
+		})
+	}
+}
+
+func TestMapServerModes(t *testing.T) {
+	dir := t.TempDir()
+	// A 4×1 image of values 0, 100, 200, 255.
+	img := append([]byte("P5\n# test\n4 1\n255\n"), 0, 100, 200, 255)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.pgm"), img, 0o644))
+	load := func(extra string) []int8 {
+		y := "image: m.pgm\nresolution: 0.5\norigin: [1, 2, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n" + extra
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(y), 0o644))
+		g, err := LoadMapServer(filepath.Join(dir, "m.yaml"))
+		require.NoError(t, err)
+		return g.Cells
+	}
+	// occupancy 1, 0.608, 0.216, 0
+	require.Equal(t, []int8{100, -1, -1, 0}, load("negate: 0\n"))
+	require.Equal(t, []int8{0, -1, 100, 100}, load("negate: 1\n")) // 0, 0.392, 0.784, 1
+	// scale: between the thresholds, 99·(p − free)/(occ − free) rounded as map_io does.
+	sc := load("mode: scale\nnegate: 0\n")
+	require.Equal(t, int8(100), sc[0])
+	require.Equal(t, int8(0), sc[3])
+	require.True(t, sc[1] > sc[2] && sc[2] >= 0 && sc[1] < 100, "scale values %v", sc)
+	require.Equal(t, []int8{0, 100, -1, -1}, load("mode: raw\nnegate: 0\n"))
+}
+
+func TestMapServerErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+	write("ok.pgm", "P5 2 2 255\n\x00\x00\x00\x00")
+	write("short.pgm", "P5 2 2 255\n\x00")
+	write("huge.pgm", "P5 100000 100000 255\n\x00")
+	write("png.pgm", "\x89PNG\r\n")
+	for name, y := range map[string]string{
+		"no image":    "resolution: 0.1\norigin: [0,0,0]\noccupied_thresh: 0.6\nfree_thresh: 0.2\n",
+		"bad mode":    "image: ok.pgm\nmode: fancy\nresolution: 0.1\norigin: [0,0,0]\noccupied_thresh: 0.6\nfree_thresh: 0.2\n",
+		"zero res":    "image: ok.pgm\nresolution: 0\norigin: [0,0,0]\noccupied_thresh: 0.6\nfree_thresh: 0.2\n",
+		"origin":      "image: ok.pgm\nresolution: 0.1\norigin: [0,0]\noccupied_thresh: 0.6\nfree_thresh: 0.2\n",
+		"nan origin":  "image: ok.pgm\nresolution: 0.1\norigin: [.nan,0,0]\noccupied_thresh: 0.6\nfree_thresh: 0.2\n",
+		"thresholds":  "image: ok.pgm\nresolution: 0.1\norigin: [0,0,0]\noccupied_thresh: 0.2\nfree_thresh: 0.6\n",
+		"short image": "image: short.pgm\nresolution: 0.1\norigin: [0,0,0]\noccupied_thresh: 0.6\nfree_thresh: 0.2\n",
+		"huge image":  "image: huge.pgm\nresolution: 0.1\norigin: [0,0,0]\noccupied_thresh: 0.6\nfree_thresh: 0.2\n",
+		"not pgm":     "image: png.pgm\nresolution: 0.1\norigin: [0,0,0]\noccupied_thresh: 0.6\nfree_thresh: 0.2\n",
+		"not yaml":    "image: [ok.pgm\n",
+	} {
+		_, err := LoadMapServer(write("m.yaml", y))
+		require.Error(t, err, name)
+		require.NotContains(t, err.Error(), "panic", name)
+	}
+	_, err := LoadMapServer(filepath.Join(dir, "missing.yaml"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestMovingAIMaps(t *testing.T) {
+	dir := shareddata.Path(t, "data", "movingai-voxel")
+	for _, name := range []string{"Simple", "Complex", "DA1", "BC1"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, name+".3dmap"))
+			require.NoError(t, err)
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			var w, h, d int32
+			_, err = fmt.Sscanf(lines[0], "voxel %d %d %d", &w, &h, &d)
+			require.NoError(t, err)
+			distinct := map[Key]bool{}
+			for _, l := range lines[1:] {
+				var k Key
+				_, err := fmt.Sscanf(l, "%d %d %d", &k.X, &k.Y, &k.Z)
+				require.NoError(t, err, l)
+				distinct[k] = true
+			}
+
+			s, err := LoadMovingAI(filepath.Join(dir, name+".3dmap"))
+			require.NoError(t, err)
+			require.Equal(t, Box{Max: Key{w - 1, h - 1, d - 1}}, s.Box)
+			require.Len(t, s.Blocked, len(lines)-1)
+
+			m := newMap(t, Config{Resolution: 1})
+			cs, err := m.Apply(s)
+			require.NoError(t, err)
+			require.Equal(t, s.Box, cs.Bounds)
+			n := int(w) * int(h) * int(d)
+			require.Equal(t, [3]int{len(distinct), n - len(distinct), 0}, countClasses(m, s.Box))
+			require.Equal(t, len(distinct), countOccupied(m))
+			for k := range distinct {
+				require.True(t, m.Occupied(k), "%v", k)
+			}
+			require.Equal(t, Unknown, m.Cost(Key{-1, 0, 0}))
+			require.Equal(t, Unknown, m.Cost(Key{w, h, d}))
+		})
+	}
+}
+
+func TestMovingAIErrors(t *testing.T) {
+	for name, text := range map[string]string{
+		"empty":        "",
+		"header":       "voxels 3 3 3\n",
+		"zero size":    "voxel 0 3 3\n",
+		"negative":     "voxel 3 -3 3\n",
+		"huge":         "voxel 100000 100000 100000\n",
+		"outside":      "voxel 3 3 3\n1 1 3\n",
+		"garbage":      "voxel 3 3 3\n1 x 1\n",
+		"short line":   "voxel 3 3 3\n1 1\n",
+		"overflow int": "voxel 3 3 3\n99999999999 1 1\n",
+	} {
+		_, err := ReadMovingAI(strings.NewReader(text))
+		require.Error(t, err, name)
+	}
+}
+
+// countClasses counts the occupied, free and unknown voxels of box b.
+func countClasses(m *Map, b Box) (n [3]int) {
+	for z := b.Min.Z; z <= b.Max.Z; z++ {
+		for y := b.Min.Y; y <= b.Max.Y; y++ {
+			for x := b.Min.X; x <= b.Max.X; x++ {
+				switch k := (Key{x, y, z}); {
+				case m.Occupied(k):
+					n[0]++
+				case m.Known(k):
+					n[1]++
+				default:
+					n[2]++
+				}
+			}
+		}
+	}
+	return n
+}
+
+func countOccupied(m *Map) (n int) {
+	m.ForEachOccupied(func(Key) bool { n++; return true })
+	return n
+}
