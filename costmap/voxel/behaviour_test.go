@@ -216,7 +216,7 @@ func TestHostileInput(t *testing.T) {
 	cs, err := m.Apply(&Cloud{Origin: vec(1, 1, 0.5), MinRange: 0.2, MaxRange: 3, Points: []r3.Vector{
 		vec(nan, 1, 1), vec(inf, 1, 1), vec(1, -inf, 1), // non-finite
 		vec(1, 1, 0.55), vec(1, 1, 0.5), // too close
-		vec(1, 1, 100), // clipped
+		vec(1, 1, 100),                             // clipped
 		vec(1.5, 1, 0.5), vec(1.501, 1.001, 0.501), // same voxel: merged
 	}})
 	require.NoError(t, err)
