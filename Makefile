@@ -72,4 +72,5 @@ fuzz:
 ## bench: the benchmark command; results go in README.md
 bench: peers
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./msgs/
+	$(GO) test -run '^$$' -bench . -benchtime 2x -count 3 -timeout 30m ./costmap/voxel/
 	scripts/netns $(GO) test -run '^$$' -bench . -benchtime 14000x -count 3 ./test/interop/

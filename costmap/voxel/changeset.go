@@ -11,10 +11,10 @@ type Change struct {
 type ChangeSet struct {
 	Rose []Change // voxels whose cost went up, each once
 	Fell []Change // voxels whose cost went down, each once
-	// Regions are boxes in which any voxel may have changed without being
-	// listed: bulk changes (a new static map) that would take gigabytes to
-	// list voxel by voxel. Read the map inside them. Empty for sensor,
-	// shape, decay and window updates.
+	// Regions are boxes in which any voxel may have changed; Rose and Fell
+	// list no voxel inside them. They come from bulk changes (a new static
+	// map) that would take gigabytes to list voxel by voxel: read the map
+	// inside them. Empty for sensor, shape, decay and window updates.
 	Regions []Box
 	// Bounds holds every listed voxel and every region; empty when nothing
 	// changed.
@@ -53,6 +53,16 @@ func (cs *ChangeSet) add(k Key, old, new Cost) {
 		cs.Fell = append(cs.Fell, Change{k, old, new})
 	}
 	cs.Bounds = cs.Bounds.Extend(k)
+}
+
+// inRegions reports whether k is inside one of the regions.
+func (cs *ChangeSet) inRegions(k Key) bool {
+	for _, r := range cs.Regions {
+		if r.Contains(k) {
+			return true
+		}
+	}
+	return false
 }
 
 func (cs *ChangeSet) addRegion(b Box) {

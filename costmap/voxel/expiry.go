@@ -27,15 +27,15 @@ func (u Expire) apply(m *Map) error {
 			continue
 		}
 		oldest := uint32(math.MaxUint32)
-		for i, w := range b.sensor {
-			if sensorOcc(w) != occupied {
+		for i, l := range b.sensor {
+			if sensorOcc(l) != occupied {
 				continue
 			}
 			if t := b.hitTime[i]; int64(t) > cutoff {
 				oldest = min(oldest, t)
 				continue
 			}
-			b.sensor[i] = w&^0xff | noObservation
+			b.sensor[i] = noObservation
 			b.seen--
 			b.marks--
 			m.recombine(b, i)

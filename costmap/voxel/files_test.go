@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -255,4 +256,34 @@ func countClasses(m *Map, b Box) (n [3]int) {
 func countOccupied(m *Map) (n int) {
 	m.ForEachOccupied(func(Key) bool { n++; return true })
 	return n
+}
+
+// TestGridAligned: a grid on the map's own voxel columns is copied cell
+// for cell; resampled to half the resolution (the general path), each
+// cell becomes 2×2 columns of the same state.
+func TestGridAligned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 41))
+	g := &Grid{Width: 37, Height: 23, Resolution: 0.1, Origin: vec(-1.2, 0.7, 0), Cells: make([]int8, 37*23), ZMax: 0.3, Unknown: UnknownIsFree}
+	for i := range g.Cells {
+		g.Cells[i] = int8(rng.IntN(102) - 1)
+	}
+	g.OccupiedThreshold = 65
+	f := Frame{Origin: vec(0.3, -0.2, 0), Resolution: 0.1}
+	require.True(t, g.alignedWith(f))
+	fine := Frame{Origin: f.Origin, Resolution: 0.05}
+	a, err := g.columns(f)
+	require.NoError(t, err)
+	b, err := g.columns(fine)
+	require.NoError(t, err)
+	for j := range g.Height {
+		for i := range g.Width {
+			want := g.state(g.Cells[i+j*g.Width])
+			k, _ := f.KeyOf(g.Origin.Add(vec((float64(i)+0.5)*0.1, (float64(j)+0.5)*0.1, 0.05)))
+			require.Equal(t, want, a.state[(k.X-a.box.Min.X)+(k.Y-a.box.Min.Y)*a.w])
+			for _, d := range [][2]float64{{0.25, 0.25}, {0.75, 0.75}} {
+				k, _ := fine.KeyOf(g.Origin.Add(vec((float64(i)+d[0])*0.1, (float64(j)+d[1])*0.1, 0.05)))
+				require.Equal(t, want, b.state[(k.X-b.box.Min.X)+(k.Y-b.box.Min.Y)*b.w])
+			}
+		}
+	}
 }

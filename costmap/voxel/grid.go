@@ -125,6 +125,17 @@ func (g *Grid) columns(f Frame) (*columns, error) {
 	}
 	c := &columns{box: box, w: box.Max.X - box.Min.X + 1}
 	c.state = make([]uint8, int(c.w)*int(box.Max.Y-box.Min.Y+1))
+	if g.alignedWith(f) && int(c.w) == g.Width && len(c.state) == len(g.Cells) {
+		// One cell per column, in the same order.
+		var lut [256]uint8
+		for v := -1; v <= 100; v++ {
+			lut[uint8(int8(v))] = g.state(int8(v))
+		}
+		for i, v := range g.Cells {
+			c.state[i] = lut[uint8(v)]
+		}
+		return c, nil
+	}
 	seen := make([]bool, len(c.state))
 	rank := [...]uint8{free: 0, unknown: 1, occupied: 2} // conservative precedence
 	for j := range g.Height {
@@ -142,6 +153,15 @@ func (g *Grid) columns(f Frame) (*columns, error) {
 		}
 	}
 	return c, nil
+}
+
+// alignedWith reports whether the grid's cells are the frame's voxel
+// columns: no rotation, the same resolution, an origin on a voxel corner.
+func (g *Grid) alignedWith(f Frame) bool {
+	const eps = 1e-9
+	onCorner := func(v float64) bool { return math.Abs(v-math.Round(v)) < 1e-6 }
+	return g.Yaw == 0 && math.Abs(g.Resolution-f.Resolution) < eps*f.Resolution &&
+		onCorner((g.Origin.X-f.Origin.X)/f.Resolution) && onCorner((g.Origin.Y-f.Origin.Y)/f.Resolution)
 }
 
 // cellSpan returns the extent of cell (i, j) in voxel units.

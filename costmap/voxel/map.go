@@ -14,7 +14,7 @@ type Map struct {
 	infl   inflation
 	model  sensorModel
 	bricks map[brickKey]*brick
-	last   *brick // lookup cache
+	recent *[recentSize]*brick // direct-mapped cache of bricks by key hash, in front of bricks
 	static staticLayer
 	// prevStatic is, during an Apply that replaces the static layer, the
 	// layer that voxels outside bricks had before it; nil otherwise.
@@ -25,18 +25,12 @@ type Map struct {
 
 	// Per-Apply state.
 	gen        uint32
-	dirty      []slot // voxels whose cost may have changed, each once
-	obstacles  []Key  // voxels whose obstacle bit flipped
+	dirty      []*brick // bricks with voxels whose cost may have changed (their touched bits), each once
+	obstacles  []Key    // voxels whose obstacle bit flipped
 	cs         *ChangeSet
 	memFull    bool // an allocation was refused in this Apply
 	edt        edtScratch
 	scanPoints []r3.Vector // reused by Scan
-}
-
-// slot is one voxel of a brick.
-type slot struct {
-	b *brick
-	i uint16
 }
 
 // New returns an empty map: every voxel Unknown.
@@ -51,6 +45,7 @@ func New(cfg Config) (*Map, error) {
 		infl:   newInflation(cfg),
 		model:  newSensorModel(cfg.Sensor),
 		bricks: map[brickKey]*brick{},
+		recent: new([recentSize]*brick),
 		shapes: map[ShapeID]*shapeRecord{},
 	}
 	m.sensor.init()
@@ -112,14 +107,22 @@ func (m *Map) finish() {
 	m.cs = nil
 }
 
+// recentSize is the number of slots of the brick cache.
+const recentSize = 1 << 12
+
+// recentSlot hashes a brick key to its cache slot.
+func recentSlot(bk brickKey) uint64 { return uint64(bk) * 0x9e3779b97f4a7c15 >> (64 - 12) }
+
 // lookup returns the brick holding k, or nil.
 func (m *Map) lookup(k Key) *brick {
-	if b := m.last; b != nil && brickOrigin(k) == b.org {
+	bk := brickOf(k)
+	slot := &m.recent[recentSlot(bk)]
+	if b := *slot; b != nil && b.org == brickOrigin(k) {
 		return b
 	}
-	b := m.bricks[brickOf(k)]
+	b := m.bricks[bk]
 	if b != nil {
-		m.last = b
+		*slot = b
 	}
 	return b
 }
@@ -144,7 +147,7 @@ func (m *Map) get(k Key) *brick {
 		b.cost[i] = m.infl.costOf(b.occ[i], far)
 	}
 	m.bricks[brickOf(k)] = b
-	m.last = b
+	m.recent[recentSlot(brickOf(k))] = b
 	if m.prevStatic != nil {
 		// The brick reports the old costs; its voxels take the new
 		// static state and are queued where that differs. (Every voxel
@@ -161,11 +164,9 @@ func (m *Map) get(k Key) *brick {
 func (m *Map) touch(b *brick, i int) {
 	if b.gen != m.gen {
 		b.gen, b.touched = m.gen, [brickVoxels / 64]uint64{}
+		m.dirty = append(m.dirty, b)
 	}
-	if w, bit := i>>6, uint64(1)<<(i&63); b.touched[w]&bit == 0 {
-		b.touched[w] |= bit
-		m.dirty = append(m.dirty, slot{b, uint16(i)})
-	}
+	b.touched[i>>6] |= 1 << (i & 63)
 }
 
 // recombine recomputes the occupancy of voxel i of b from its layers and
@@ -189,34 +190,62 @@ func (m *Map) recombine(b *brick, i int) {
 }
 
 // commit writes the cost of every queued voxel and records what changed,
-// then drops bricks left holding nothing.
+// except inside the change set's regions, then drops bricks left holding
+// nothing.
 func (m *Map) commit() {
 	cs := m.cs
-	for _, s := range m.dirty {
-		b, i := s.b, int(s.i)
-		d2 := uint16(far)
-		if b.d2 != nil {
-			d2 = b.d2[i]
-		}
-		c := m.infl.costOf(b.occ[i], d2)
-		if old := b.cost[i]; c != old {
-			b.cost[i] = c
-			cs.add(b.keyAt(i), old, c)
+	for _, b := range m.dirty {
+		list := m.listing(b)
+		for w, word := range b.touched {
+			for ; word != 0; word &= word - 1 {
+				i := w<<6 | trailingZeros(word)
+				d2 := uint16(far)
+				if b.d2 != nil {
+					d2 = b.d2[i]
+				}
+				c := m.infl.costOf(b.occ[i], d2)
+				if old := b.cost[i]; c != old {
+					b.cost[i] = c
+					if k := b.keyAt(i); list == listAll || list == listSome && !cs.inRegions(k) {
+						cs.add(k, old, c)
+					}
+				}
+			}
 		}
 	}
-	for _, s := range m.dirty {
-		if b := s.b; b.empty() && m.bricks[brickOf(b.org)] == b {
+	for _, b := range m.dirty {
+		if b.empty() && m.bricks[brickOf(b.org)] == b {
 			m.drop(b)
 		}
 	}
+}
+
+// Which voxels of a brick the change set lists.
+const (
+	listAll  = iota // the brick is outside every region
+	listSome        // only voxels outside the regions
+	listNone        // the brick is inside a region
+)
+
+func (m *Map) listing(b *brick) int {
+	list := listAll
+	for _, r := range m.cs.Regions {
+		switch in := r.Intersect(b.box()); {
+		case in == b.box():
+			return listNone
+		case !in.Empty():
+			list = listSome
+		}
+	}
+	return list
 }
 
 // drop removes an empty brick: its voxels then follow the static layer,
 // which is what they hold already.
 func (m *Map) drop(b *brick) {
 	delete(m.bricks, brickOf(b.org))
-	if m.last == b {
-		m.last = nil
+	if slot := &m.recent[recentSlot(brickOf(b.org))]; *slot == b {
+		*slot = nil
 	}
 	m.sensor.forget(b)
 }

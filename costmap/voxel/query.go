@@ -145,7 +145,7 @@ type Stats struct {
 // Stats counts what the map holds.
 func (m *Map) Stats() Stats {
 	s := Stats{Bricks: len(m.bricks), Shapes: len(m.shapes)}
-	const base = 2*brickVoxels + 64 + 80 // occ, cost, touched, header
+	const base = 2*brickVoxels + 2*64 + 96 // occ, cost, touched, scanBits, header
 	for _, b := range m.bricks {
 		s.Observed += int(b.seen)
 		s.Marked += int(b.marks)
@@ -154,7 +154,7 @@ func (m *Map) Stats() Stats {
 			s.Bytes += 2 * brickVoxels
 		}
 		if b.sensor != nil {
-			s.Bytes += 4 * brickVoxels
+			s.Bytes += brickVoxels
 		}
 		if b.hitTime != nil {
 			s.Bytes += 4 * brickVoxels

@@ -158,6 +158,7 @@ func requireChangeSet(t *testing.T, b Box, before, after []Cost, cs *ChangeSet, 
 		switch {
 		case ok:
 			require.Equal(t, Change{k, before[i], after[i]}, c, "%s: listed change", msg)
+			require.False(t, inRegion(k), "%s: %v listed inside a region", msg, k)
 			delete(listed, k)
 		case before[i] != after[i]:
 			require.True(t, inRegion(k), "%s: %v changed %d → %d but is not listed", msg, k, before[i], after[i])
@@ -166,8 +167,6 @@ func requireChangeSet(t *testing.T, b Box, before, after []Cost, cs *ChangeSet, 
 	require.Empty(t, listed, "%s: changes listed outside the checked box", msg)
 }
 
-// TestChangeSetCoversEverything: a region-free update lists exactly its
-// changes even far from the checked box (a long ray).
 // TestLongRayChangeSet casts one 30 m ray through many bricks and
 // super-blocks into unknown space: the change set must equal the diff.
 func TestLongRayChangeSet(t *testing.T) {

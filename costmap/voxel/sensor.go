@@ -28,16 +28,12 @@ func newSensorModel(s SensorModel) sensorModel {
 	return m
 }
 
-// A sensor word: scan stamp << 8 | uint8(log-odds). noObservation in the
-// low byte means never observed.
-const (
-	noObservation = 0x80
-	stampBits     = 24
-)
+// noObservation is the log-odds of a voxel never observed.
+const noObservation int8 = math.MinInt8
 
-func sensorOcc(w uint32) uint8 {
-	switch l := int8(w); {
-	case l == math.MinInt8:
+func sensorOcc(l int8) uint8 {
+	switch {
+	case l == noObservation:
 		return unknown
 	case l > 0:
 		return occupied
@@ -47,7 +43,7 @@ func sensorOcc(w uint32) uint8 {
 
 // sensorState is the map's bookkeeping for sensor updates.
 type sensorState struct {
-	scan    uint32 // stamp of the current scan, 1..2^24-1
+	scan    uint32 // stamp of the current scan, from 1
 	epoch   time.Duration
 	started bool
 	now     uint32              // current scan's time, ms since epoch
@@ -139,13 +135,9 @@ func (m *Map) beginScan(stamp time.Duration) {
 	if !s.started {
 		s.epoch, s.started = stamp, true
 	}
-	if s.scan++; s.scan >= 1<<stampBits {
-		for _, b := range m.bricks { // wrapped: no voxel may look stamped
-			if b.sensor != nil {
-				for i, w := range b.sensor {
-					b.sensor[i] = w & 0xff
-				}
-			}
+	if s.scan++; s.scan == 0 {
+		for _, b := range m.bricks { // wrapped: no voxel may look visited
+			b.scanned = 0
 		}
 		s.scan = 1
 	}
@@ -167,7 +159,7 @@ func (m *Map) endpoint(p r3.Vector, hit bool) {
 		return
 	}
 	i := index(k)
-	if b.sensor[i]>>8 == m.sensor.scan {
+	if b.visited(i, m.sensor.scan) {
 		in.Merged++
 		return
 	}
@@ -178,9 +170,12 @@ func (m *Map) endpoint(p r3.Vector, hit bool) {
 
 // sensorBrick returns the brick of k with its sensor layer.
 func (m *Map) sensorBrick(k Key) *brick {
-	b := m.get(k)
+	b := m.lookup(k)
+	if b == nil {
+		b = m.get(k)
+	}
 	if b != nil && b.sensor == nil {
-		b.sensor = new([brickVoxels]uint32)
+		b.sensor = new([brickVoxels]int8)
 		for i := range b.sensor {
 			b.sensor[i] = noObservation
 		}
@@ -191,10 +186,9 @@ func (m *Map) sensorBrick(k Key) *brick {
 // observe applies one hit or miss to voxel i of b and stamps it.
 func (m *Map) observe(b *brick, i int, hit bool) {
 	s, model := &m.sensor, &m.model
-	w := b.sensor[i]
-	l := int8(w)
-	before := sensorOcc(w)
-	if l == math.MinInt8 {
+	l := b.sensor[i]
+	before := sensorOcc(l)
+	if l == noObservation {
 		l = 0
 		b.seen++
 	}
@@ -203,8 +197,9 @@ func (m *Map) observe(b *brick, i int, hit bool) {
 	} else {
 		l = max(l+model.miss, model.min)
 	}
-	b.sensor[i] = s.scan<<8 | uint32(uint8(l))
-	after := sensorOcc(b.sensor[i])
+	b.sensor[i] = l
+	b.visit(i, s.scan)
+	after := sensorOcc(l)
 	if hit {
 		m.stampHit(b, i)
 	}
@@ -237,25 +232,53 @@ func (m *Map) stampHit(b *brick, i int) {
 // interior the segment crosses, in order, stepping every axis at once when
 // the segment passes exactly through an edge or corner.
 func (m *Map) clearRay(o r3.Vector, r ray) {
-	d := r.end.Sub(o)
 	var t dda
-	t.init(o, d)
-	k := t.k
-	for steps := 0; k != r.key && steps < 3*maxRangeVoxels+3; steps++ {
-		b := m.lookup(k)
-		if b == nil || b.sensor == nil {
-			if b = m.sensorBrick(k); b == nil {
+	t.init(o, r.end.Sub(o))
+	// The DDA of dda.next, unrolled into locals, with the brick kept
+	// while the ray stays in it.
+	x, y, z := t.k.X, t.k.Y, t.k.Z
+	tx, ty, tz := t.tMax[0], t.tMax[1], t.tMax[2]
+	dx, dy, dz := t.tDelta[0], t.tDelta[1], t.tDelta[2]
+	sx, sy, sz := t.step[0], t.step[1], t.step[2]
+	scan, end := m.sensor.scan, r.key
+	miss, floor := m.model.miss, m.model.min
+	var b *brick
+	for range 3*maxRangeVoxels + 3 {
+		if x == end.X && y == end.Y && z == end.Z {
+			return
+		}
+		if b == nil || x&^brickMask != b.org.X || y&^brickMask != b.org.Y || z&^brickMask != b.org.Z {
+			if b = m.sensorBrick(Key{x, y, z}); b == nil {
 				m.cs.Input.Refused++
 				return
 			}
+			if b.scanned != scan {
+				b.scanned, b.scanBits = scan, [brickVoxels / 64]uint64{}
+			}
 		}
-		if i := index(k); b.sensor[i]>>8 != m.sensor.scan {
-			m.observe(b, i, false)
+		i := int(x&brickMask) | int(y&brickMask)<<brickShift | int(z&brickMask)<<(2*brickShift)
+		if w, bit := i>>6, uint64(1)<<(i&63); b.scanBits[w]&bit == 0 {
+			if l := b.sensor[i]; l > noObservation && l <= 0 {
+				// Free stays free: only the log-odds changes.
+				b.sensor[i] = max(l+miss, floor)
+				b.scanBits[w] |= bit
+			} else {
+				m.observe(b, i, false)
+			}
 		}
-		if !t.next() {
+		tm := min(tx, ty, tz)
+		if !(tm < 1) {
 			return
 		}
-		k = t.k
+		if tx == tm {
+			x, tx = x+sx, tx+dx
+		}
+		if ty == tm {
+			y, ty = y+sy, ty+dy
+		}
+		if tz == tm {
+			z, tz = z+sz, tz+dz
+		}
 	}
 }
 

@@ -131,7 +131,7 @@ func brickKeyOrigin(bk brickKey) Key {
 // replaceStatic swaps in a new static layer. When both layers are column
 // grids of the same geometry and few columns differ, the change set lists
 // every changed voxel; otherwise it holds one region covering both layers'
-// extents, and lists only the voxels of existing bricks.
+// extents grown by the robot's kernel, and lists nothing inside it.
 func (m *Map) replaceStatic(next staticLayer) {
 	prev := m.static
 	m.prevStatic = &prev
@@ -146,7 +146,12 @@ func (m *Map) replaceStatic(next staticLayer) {
 		}
 		return
 	}
+	// Costs can change within the robot's kernel of either layer.
+	lo, hi := m.infl.kernel()
 	region := prev.extent().Union(next.extent())
+	if !region.Empty() {
+		region = region.grow(lo, hi)
+	}
 	m.cs.addRegion(region)
 	for _, b := range m.bricks {
 		part := b.box().Intersect(region)

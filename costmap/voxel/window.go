@@ -37,11 +37,11 @@ func (u MoveWindow) apply(m *Map) error {
 
 // forgetSensor drops every voxel's sensor evidence in b.
 func (m *Map) forgetSensor(b *brick) {
-	for i, w := range b.sensor {
-		if sensorOcc(w) == unknown {
+	for i, l := range b.sensor {
+		if sensorOcc(l) == unknown {
 			continue
 		}
-		b.sensor[i] = w&^0xff | noObservation
+		b.sensor[i] = noObservation
 		m.recombine(b, i)
 		m.touch(b, i) // so that an emptied brick is dropped
 	}
