@@ -30,3 +30,11 @@ type Graph interface {
 	// Passable reports whether n is a node a path may use.
 	Passable(n NodeID) bool
 }
+
+// Graphs change. After changing a graph (a cell blocked or freed, a cost
+// raised, nodes added or removed), tell each incremental planner which
+// nodes have an in- or out-edge whose cost changed, appeared or vanished,
+// through its Update method; it re-reads their edges. For a lattice,
+// Lattice.Around lists a changed cell with the neighbours whose moves
+// pass over it. NumNodes may grow between calls; a removed node stays a
+// valid id that is not Passable and has no edges into it.

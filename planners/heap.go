@@ -48,6 +48,32 @@ func (h *openList) pop(pos []int32) heapItem {
 	return top
 }
 
+// remove takes the item at slot i out of the list.
+func (h *openList) remove(i int, pos []int32) {
+	id := h.items[i].id
+	last := len(h.items) - 1
+	if i != last {
+		h.swap(i, last, pos)
+		h.items = h.items[:last]
+		h.fix(i, pos)
+	} else {
+		h.items = h.items[:last]
+	}
+	pos[id] = -1
+}
+
+// fix restores the heap order around slot i after its keys changed.
+func (h *openList) fix(i int, pos []int32) {
+	if i > 0 && h.less(i, (i-1)/2) {
+		h.up(i, pos)
+	} else {
+		h.down(i, pos)
+	}
+}
+
+// top returns the minimum without removing it; the list must not be empty.
+func (h *openList) top() heapItem { return h.items[0] }
+
 func (h *openList) swap(a, b int, pos []int32) {
 	h.items[a], h.items[b] = h.items[b], h.items[a]
 	pos[h.items[a].id] = int32(a)

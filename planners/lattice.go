@@ -106,6 +106,23 @@ func (l *Lattice) SetWeight(n NodeID, w float32) {
 	l.weight[n] = max(w, 1)
 }
 
+// Around appends to dst node n and every neighbour whose moves may cross
+// n's cell: the nodes whose edges change when n is blocked, freed or
+// reweighted.
+func (l *Lattice) Around(n NodeID, dst []NodeID) []NodeID {
+	x, y, z := l.Cell(n)
+	for dz := int32(-1); dz <= 1; dz++ {
+		for dy := int32(-1); dy <= 1; dy++ {
+			for dx := int32(-1); dx <= 1; dx++ {
+				if v := l.ID(x+dx, y+dy, z+dz); v != None {
+					dst = append(dst, v)
+				}
+			}
+		}
+	}
+	return dst
+}
+
 // NumNodes implements Graph.
 func (l *Lattice) NumNodes() int { return int(l.W) * int(l.H) * int(l.D) }
 
