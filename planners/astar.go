@@ -29,8 +29,11 @@ const checkEvery = 1024
 // AStar is A* (Hart, Nilsson and Raphael, 1968) and weighted A*: f = g +
 // Weight·h, ties broken toward larger g. With Weight 1 and a consistent
 // heuristic its paths are optimal; with Weight w they cost at most w times
-// the optimum. One AStar serves many queries on its graph and allocates
-// its per-node state once.
+// the optimum. One AStar serves many queries on its graph and reuses its
+// state. On a Lattice it takes a page of state for each 4096-cell brick a
+// query reaches and hands the pages on to the next query (brickState):
+// memory follows the largest query, not the map. On other graphs it
+// allocates flat per-node state once (searchState).
 type AStar struct {
 	Weight float64 // ≥ 1; 0 means 1
 
@@ -38,6 +41,9 @@ type AStar struct {
 	st    searchState
 	open  openList
 	edges []Edge
+
+	cells    brickState // the lattice fast path's state (planLattice)
+	cellOpen cellHeap
 }
 
 // NewAStar returns an A* planner over g.
@@ -71,6 +77,11 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 	}
 	if !(w >= 1) || math.IsInf(w, 0) {
 		return Result{}, fmt.Errorf("planners: A* weight %v: want ≥ 1", w)
+	}
+	if lg, ok := a.g.(latticeGraph); ok {
+		if l := lg.lattice(); a.cells.reset(l) {
+			return a.planLattice(ctx, l, start, goal, w, dst, began)
+		}
 	}
 	g, st := a.g, &a.st
 	st.reset(g.NumNodes())

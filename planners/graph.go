@@ -27,7 +27,8 @@ type Graph interface {
 	// Heuristic is an admissible and consistent estimate of the cost
 	// from a to b.
 	Heuristic(a, b NodeID) float64
-	// Passable reports whether n is a node a path may use.
+	// Passable reports whether n is a node a path may use. A node that is
+	// not passable has no edges, in or out.
 	Passable(n NodeID) bool
 }
 
@@ -37,4 +38,4 @@ type Graph interface {
 // through its Update method; it re-reads their edges. For a lattice,
 // Lattice.Around lists a changed cell with the neighbours whose moves
 // pass over it. NumNodes may grow between calls; a removed node stays a
-// valid id that is not Passable and has no edges into it.
+// valid id that is not Passable and has no edges.

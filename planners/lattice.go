@@ -3,6 +3,7 @@ package planners
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Lattice is a box of W×H×D cells, each free or blocked, as a Graph: node
@@ -13,18 +14,10 @@ import (
 // voxel benchmarks define it.
 type Lattice struct {
 	W, H, D int32
-	blocked []uint64  // bit per node
-	weight  []float32 // per node, ≥ 1; nil: all 1
-	moves   []move
-}
-
-// move is one of the lattice's neighbour offsets, with the cells of its
-// bounding box other than the start.
-type move struct {
-	dx, dy, dz int32
-	step       int32   // id offset
-	length     float64 // 1, √2 or √3
-	box        []int32 // id offsets of the cells that must be free, the target included
+	blocked []uint64  // bit per node, and one spare word so three bits can be read from any node [len = ⌈W·H·D/64⌉ + 1]
+	weight  []float32 // per node, ≥ 1; nil: all 1 [len = W·H·D]
+	planar  bool      // moves stay in the x-y plane
+	step    [27]int32 // id offset of each move, by move index (see latticeMoves)
 }
 
 // maxLatticeNodes bounds a lattice: node ids are int32.
@@ -36,32 +29,11 @@ func NewLattice(w, h, d int, planar bool) (*Lattice, error) {
 	if w <= 0 || h <= 0 || d <= 0 || int64(w)*int64(h)*int64(d) > maxLatticeNodes {
 		return nil, fmt.Errorf("planners: lattice of %d×%d×%d cells", w, h, d)
 	}
-	l := &Lattice{W: int32(w), H: int32(h), D: int32(d)}
+	l := &Lattice{W: int32(w), H: int32(h), D: int32(d), planar: planar}
 	n := int64(w) * int64(h) * int64(d)
-	l.blocked = make([]uint64, (n+63)/64)
-	for dz := int32(-1); dz <= 1; dz++ {
-		if planar && dz != 0 {
-			continue
-		}
-		for dy := int32(-1); dy <= 1; dy++ {
-			for dx := int32(-1); dx <= 1; dx++ {
-				if dx == 0 && dy == 0 && dz == 0 {
-					continue
-				}
-				m := move{dx: dx, dy: dy, dz: dz, step: l.offset(dx, dy, dz)}
-				m.length = math.Sqrt(float64(dx*dx + dy*dy + dz*dz))
-				for bz := min(0, dz); bz <= max(0, dz); bz++ {
-					for by := min(0, dy); by <= max(0, dy); by++ {
-						for bx := min(0, dx); bx <= max(0, dx); bx++ {
-							if bx != 0 || by != 0 || bz != 0 {
-								m.box = append(m.box, l.offset(bx, by, bz))
-							}
-						}
-					}
-				}
-				l.moves = append(l.moves, m)
-			}
-		}
+	l.blocked = make([]uint64, (n+63)/64+1)
+	for m, mv := range latticeMoves {
+		l.step[m] = l.offset(mv.dx, mv.dy, mv.dz)
 	}
 	return l, nil
 }
@@ -129,27 +101,17 @@ func (l *Lattice) NumNodes() int { return int(l.W) * int(l.H) * int(l.D) }
 // Passable implements Graph.
 func (l *Lattice) Passable(n NodeID) bool { return !l.Blocked(n) }
 
-// Successors implements Graph.
+// Successors implements Graph. Edges come in move index order: z, then
+// y, then x offset, from -1 to 1.
 func (l *Lattice) Successors(n NodeID, dst []Edge) []Edge {
+	if l.Blocked(n) {
+		return dst // a blocked cell has no moves, in or out (see Graph.Passable)
+	}
 	x, y, z := l.Cell(n)
-	i := int32(n)
-	for mi := range l.moves {
-		m := &l.moves[mi]
-		if x+m.dx < 0 || x+m.dx >= l.W || y+m.dy < 0 || y+m.dy >= l.H || z+m.dz < 0 || z+m.dz >= l.D {
-			continue
-		}
-		ok := true
-		for _, o := range m.box {
-			if j := i + o; l.blocked[j>>6]&(1<<(j&63)) != 0 {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		to := NodeID(i + m.step)
-		c := m.length
+	for legal := l.legalMoves(int32(n), x, y, z); legal != 0; legal &= legal - 1 {
+		m := bits.TrailingZeros32(legal)
+		to := n + NodeID(l.step[m])
+		c := latticeMoves[m].length
 		if l.weight != nil {
 			c *= float64(l.weight[n]+l.weight[to]) / 2
 		}
@@ -166,8 +128,16 @@ func (l *Lattice) Predecessors(n NodeID, dst []Edge) []Edge { return l.Successor
 func (l *Lattice) Heuristic(a, b NodeID) float64 {
 	ax, ay, az := l.Cell(a)
 	bx, by, bz := l.Cell(b)
-	d := [3]int32{abs(ax - bx), abs(ay - by), abs(az - bz)}
-	lo, mid, hi := min(d[0], d[1], d[2]), d[0]+d[1]+d[2]-min(d[0], d[1], d[2])-max(d[0], d[1], d[2]), max(d[0], d[1], d[2])
+	return octile(ax-bx, ay-by, az-bz)
+}
+
+// octile is the cost of the cheapest move sequence covering the offset
+// (dx, dy, dz) on an empty lattice: √3 per diagonal step in 3D, √2 per
+// diagonal step in 2D, 1 per straight step.
+func octile(dx, dy, dz int32) float64 {
+	dx, dy, dz = abs(dx), abs(dy), abs(dz)
+	lo, hi := min(dx, dy, dz), max(dx, dy, dz)
+	mid := dx + dy + dz - lo - hi
 	return math.Sqrt(3)*float64(lo) + math.Sqrt(2)*float64(mid-lo) + float64(hi-mid)
 }
 

@@ -1,0 +1,120 @@
+package planners
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"time"
+)
+
+// latticeGraph is A*'s optional fast path: a Graph that is a Lattice
+// underneath, with the same ids, moves, costs and heuristic, returns it.
+// A* checks for it once per query and then expands cells straight from
+// the lattice's bitmap (legalMoves), computes the heuristic from the
+// cached goal cell, and keeps its state in brick pages (brickState): no
+// interface call, division or full-map allocation per expansion. A graph
+// that changes the lattice's edges (a tunnel, a mask) must not implement
+// it.
+type latticeGraph interface {
+	Graph
+	lattice() *Lattice
+}
+
+func (l *Lattice) lattice() *Lattice { return l }
+
+var _ latticeGraph = (*Lattice)(nil)
+
+// planLattice is Plan on a lattice, with start and goal checked, the
+// weight w validated and a.cells reset for l. It finds the same costs as
+// the generic search; only the order among nodes of equal f can differ.
+func (a *AStar) planLattice(ctx context.Context, l *Lattice, start, goal NodeID, w float64, dst []NodeID, began time.Time) (Result, error) {
+	st, open := &a.cells, &a.cellOpen
+	open.items = open.items[:0]
+	W, H := l.W, l.H
+	weights := l.weight
+	gx, gy, gz := l.Cell(goal)
+	x, y, z := l.Cell(start)
+	hs := st.handle(x, y, z)
+	st.cell(hs).meta = cellSeen | noMove
+	h0 := octile(x-gx, y-gy, z-gz)
+	open.push(makeCellItem(w*h0, 0, hs), st)
+	stats := Stats{Touched: 1, Epsilon: w}
+	best, bestH := start, h0
+	for len(open.items) > 0 {
+		top := open.pop(st)
+		hu := top.handle()
+		cu := st.cell(hu)
+		cu.meta |= cellClosed
+		x, y, z = st.coords(hu)
+		u := NodeID(x + W*(y+H*z))
+		if u == goal {
+			stats.Elapsed = time.Since(began)
+			return Result{Path: st.pathTo(l, goal, dst), Cost: cu.g, Stats: stats}, nil
+		}
+		stats.Expansions++
+		if stats.Expansions%checkEvery == 0 && ctx.Err() != nil {
+			stats.Elapsed, stats.Partial = time.Since(began), true
+			return Result{Path: st.pathTo(l, best, dst), Cost: st.cell(st.handle(l.Cell(best))).g, Stats: stats}, ErrTimeout
+		}
+		if h := octile(x-gx, y-gy, z-gz); h < bestH {
+			best, bestH = u, h
+		}
+		gu := cu.g
+		// Most neighbours share the cell's brick, and so its page: their
+		// handles follow from its handle.
+		page, inBrick := st.pages[hu>>brickCellBits], st.movesInBrick(hu)
+		for legal := l.legalMoves(int32(u), x, y, z); legal != 0; legal &= legal - 1 {
+			m := bits.TrailingZeros32(legal)
+			mv := &latticeMoves[m]
+			c := mv.length
+			if weights != nil {
+				c *= float64(weights[u]+weights[u+NodeID(l.step[m])]) / 2
+			}
+			ng := gu + c
+			var hv uint32
+			var cv *cellState
+			if inBrick&(1<<m) != 0 {
+				hv = hu + uint32(st.step[m])
+				cv = &page[hv&(1<<brickCellBits-1)]
+			} else {
+				hv = st.handle(x+mv.dx, y+mv.dy, z+mv.dz)
+				cv = st.cell(hv)
+			}
+			meta := cv.meta
+			if meta&cellClosed != 0 || meta != 0 && ng >= cv.g {
+				continue // consistent heuristic: closed nodes are final (weighted: not reopened)
+			}
+			cv.g, cv.meta = ng, cellSeen|uint32(m)
+			f := ng + w*octile(x+mv.dx-gx, y+mv.dy-gy, z+mv.dz-gz)
+			if meta == 0 {
+				stats.Touched++
+				open.push(makeCellItem(f, ng, hv), st)
+			} else {
+				open.decrease(cv.pos, makeCellItem(f, ng, hv), st)
+			}
+		}
+	}
+	stats.Elapsed = time.Since(began)
+	return Result{Stats: stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, stats.Expansions)
+}
+
+// pathTo writes the path from the query's start to n into dst, following
+// each cell's move from its parent back.
+func (s *brickState) pathTo(l *Lattice, n NodeID, dst []NodeID) []NodeID {
+	dst = dst[:0]
+	x, y, z := l.Cell(n)
+	for {
+		dst = append(dst, n)
+		m := s.cell(s.handle(x, y, z)).meta & cellMove
+		if m == noMove {
+			break
+		}
+		mv := &latticeMoves[m]
+		x, y, z = x-mv.dx, y-mv.dy, z-mv.dz
+		n -= NodeID(l.step[m])
+	}
+	for i, j := 0, len(dst)-1; i < j; i, j = i+1, j-1 {
+		dst[i], dst[j] = dst[j], dst[i]
+	}
+	return dst
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package planners
+
+const raceDetector = false
