@@ -4,6 +4,10 @@ package planners
 // decrease-key through a position index kept in the search state.
 type openList struct {
 	items []heapItem
+	// slack, when > 0, orders keys whose first parts differ by no more
+	// than it by their second part, as if equal: incremental planners need
+	// it (see keySlack).
+	slack float64
 }
 
 type heapItem struct {
@@ -14,7 +18,15 @@ type heapItem struct {
 
 func (h *openList) less(a, b int) bool {
 	x, y := &h.items[a], &h.items[b]
-	return x.key < y.key || x.key == y.key && x.tie < y.tie
+	return h.before(x.key, x.tie, y.key, y.tie)
+}
+
+// before orders two keys.
+func (h *openList) before(a1, a2, b1, b2 float64) bool {
+	if h.slack > 0 {
+		return keyBefore(a1, a2, b1, b2, h.slack)
+	}
+	return a1 < b1 || a1 == b1 && a2 < b2
 }
 
 // push adds an item and returns nothing; pos[id] tracks its slot.
@@ -28,7 +40,7 @@ func (h *openList) push(it heapItem, pos []int32) {
 func (h *openList) update(i int, key, tie float64, pos []int32) {
 	old := h.items[i]
 	h.items[i].key, h.items[i].tie = key, tie
-	if key < old.key || key == old.key && tie < old.tie {
+	if h.before(key, tie, old.key, old.tie) {
 		h.up(i, pos)
 	} else {
 		h.down(i, pos)

@@ -1,0 +1,314 @@
+package planners
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// lpa is the search LPA* and D* Lite share (Koenig and Likhachev; the
+// overview paper's procedures, lines 01–23 for LPA* and 01′–35′ for
+// D* Lite). It keeps g and rhs for every node it has touched between
+// calls and repairs them when edges change. Forward (LPA*), rhs(n) is the
+// best g(p)+c(p,n) over n's predecessors and the answer is g(goal);
+// backward (D* Lite), rhs(n) is the best c(n,s)+g(s) over n's successors,
+// the root is the goal, and the answer is g(start) for whatever the
+// start is now.
+//
+// This is the optimised variant of Koenig and Likhachev's D* Lite: when a
+// node's g falls, only the nodes it improves are touched; when it rises,
+// only the nodes whose rhs came through it (their back pointer) are
+// recomputed.
+type lpa struct {
+	g        Graph
+	backward bool     // D* Lite
+	root     NodeID   // rhs(root) = 0: LPA*'s start, D* Lite's goal
+	target   NodeID   // the node whose g is the answer: LPA*'s goal, D* Lite's start
+	km       float64  // D* Lite's key modifier: heuristic distance the start has moved
+	lat      *Lattice // g's lattice, if it is one: h from cached target cells (see latticeGraph)
+	tx       int32    // the target's cell, with lat
+	ty, tz   int32
+	started  bool
+	st       incState
+	open     openList
+	edges    []Edge
+	stats    Stats
+}
+
+// h is the heuristic between n and the target, in search direction.
+func (p *lpa) h(n NodeID) float64 {
+	if p.lat != nil {
+		x, y, z := p.lat.Cell(n)
+		return octile(x-p.tx, y-p.ty, z-p.tz)
+	}
+	if p.backward {
+		return p.g.Heuristic(p.target, n)
+	}
+	return p.g.Heuristic(n, p.target)
+}
+
+// out appends the edges rhs(n) is computed over: successors backward,
+// predecessors forward.
+func (p *lpa) out(n NodeID, dst []Edge) []Edge {
+	if p.backward {
+		return p.g.Successors(n, dst)
+	}
+	return p.g.Predecessors(n, dst)
+}
+
+// in appends the edges whose far ends' rhs depend on g(n).
+func (p *lpa) in(n NodeID, dst []Edge) []Edge {
+	if p.backward {
+		return p.g.Predecessors(n, dst)
+	}
+	return p.g.Successors(n, dst)
+}
+
+// setTarget makes t the node whose g is the answer.
+func (p *lpa) setTarget(t NodeID) {
+	p.target = t
+	if lg, ok := p.g.(latticeGraph); ok {
+		p.lat = lg.lattice()
+		p.tx, p.ty, p.tz = p.lat.Cell(t)
+	}
+}
+
+// key is CalculateKey (line 01′): [min(g, rhs) + h + km; min(g, rhs)].
+func (p *lpa) key(n NodeID) (float64, float64) {
+	m := min(p.st.g[n], p.st.rhs[n])
+	return m + p.h(n) + p.km, m
+}
+
+// keySlack is the tolerance within which two first keys count as equal,
+// for a search whose keys are about as large as k.
+//
+// D* Lite's and AD*'s correctness hangs on ties: of two nodes whose first
+// keys are equal, the one with the smaller second key (g) must go first
+// (line 10′ also stops only when no open key is below the target's, ties
+// broken the same way). But the first key sums g, h and k_m in floating
+// point, so keys equal in reals (nodes on one straight line toward the
+// start) come out an ulp apart either way, and an ulp decides the order:
+// a node on the shortest path is left unexpanded, or AD* closes a node
+// before the successor it depends on and leaves it stale on INCONS. So
+// first keys within the slack (1e-9 of the search's scale, far above
+// rounding and far below the gap between different path costs) are
+// compared as equal, by their second key. The slack is fixed when a
+// search starts, so the heap's order never changes under it.
+func keySlack(k float64) float64 { return 1e-9 * (1 + math.Abs(k)) }
+
+// keyBefore orders two-part keys lexicographically, first keys within
+// slack counting as equal.
+func keyBefore(a1, a2, b1, b2, slack float64) bool {
+	d := a1 - b1
+	switch {
+	case d < -slack:
+		return true
+	case d > slack:
+		return false
+	case a2 != b2:
+		return a2 < b2
+	}
+	return d < 0
+}
+
+// restart forgets everything and roots a new search (Initialize, lines
+// 02′–06′): O(1) through the state's stamp.
+func (p *lpa) restart(root, target NodeID) {
+	p.st.fit(p.g.NumNodes())
+	p.st.clear()
+	p.open.items = p.open.items[:0]
+	p.km = 0
+	p.root, p.started = root, true
+	p.setTarget(target)
+	p.open.slack = keySlack(4 * p.h(root))
+	p.touch(root)
+	p.st.rhs[root] = 0
+	p.queue(root)
+}
+
+func (p *lpa) touch(n NodeID) {
+	if p.st.touch(n) {
+		p.stats.Touched++
+	}
+}
+
+// queue is the queue half of UpdateVertex (lines 08′–09′): a node is in
+// the open list exactly when it is inconsistent, under its current key.
+func (p *lpa) queue(n NodeID) {
+	st := &p.st
+	pos := st.pos[n]
+	switch {
+	case st.g[n] != st.rhs[n]:
+		k1, k2 := p.key(n)
+		if pos >= 0 {
+			p.open.update(int(pos), k1, k2, st.pos)
+		} else {
+			p.open.push(heapItem{key: k1, tie: k2, id: n}, st.pos)
+		}
+	case pos >= 0:
+		p.open.remove(int(pos), st.pos)
+	}
+}
+
+// recompute sets rhs(n) to its one-step lookahead over n's current edges
+// (line 07′). n must be touched. It reads n's edges into p.edges[keep:],
+// so a caller's list in p.edges[:keep] survives.
+func (p *lpa) recompute(n NodeID, keep int) {
+	if n == p.root {
+		return
+	}
+	st := &p.st
+	best, bp := math.Inf(1), None
+	if p.g.Passable(n) {
+		p.edges = p.out(n, p.edges[:keep])
+		for _, e := range p.edges[keep:] {
+			if c := e.Cost + st.gOf(e.To); c < best {
+				best, bp = c, e.To
+			}
+		}
+		p.edges = p.edges[:keep]
+	}
+	st.rhs[n], st.bp[n] = best, bp
+}
+
+// update takes changed nodes: each has an edge whose cost changed,
+// appeared or vanished (lines 32′–34′).
+func (p *lpa) update(changed []NodeID) error {
+	n := NodeID(p.g.NumNodes())
+	for _, v := range changed {
+		if v < 0 || v >= n {
+			return fmt.Errorf("%w: changed node %d, graph of %d nodes", ErrNodeRange, v, n)
+		}
+	}
+	if !p.started {
+		return nil
+	}
+	p.st.fit(int(n))
+	for _, v := range changed {
+		p.touch(v)
+		p.recompute(v, 0)
+		p.queue(v)
+	}
+	return nil
+}
+
+// rekey recomputes every open node's key after the heuristic changed and
+// restores the heap order.
+func (p *lpa) rekey() {
+	for i := range p.open.items {
+		it := &p.open.items[i]
+		it.key, it.tie = p.key(it.id)
+	}
+	p.open.heapify(p.st.pos)
+}
+
+// heapify restores the heap order of the whole list.
+func (h *openList) heapify(pos []int32) {
+	for i := len(h.items)/2 - 1; i >= 0; i-- {
+		h.down(i, pos)
+	}
+}
+
+// computeShortestPath is ComputeShortestPath (lines 10′–20′): it runs
+// until the target is consistent and no open key is below its key, or
+// ctx ends (ErrTimeout; the state stays valid and a later call resumes).
+func (p *lpa) computeShortestPath(ctx context.Context) error {
+	st, t := &p.st, p.target
+	p.touch(t)
+	for steps := 0; len(p.open.items) > 0; steps++ {
+		top := p.open.top()
+		if t1, t2 := p.key(t); !keyBefore(top.key, top.tie, t1, t2, p.open.slack) && st.rhs[t] == st.g[t] {
+			break
+		}
+		if steps%checkEvery == 0 && ctx.Err() != nil {
+			return ErrTimeout
+		}
+		u := top.id
+		if k1, k2 := p.key(u); keyBefore(top.key, top.tie, k1, k2, p.open.slack) {
+			p.open.update(0, k1, k2, st.pos) // lines 13′–14′: the start moved since u was keyed
+			continue
+		}
+		p.stats.Expansions++
+		if st.g[u] > st.rhs[u] {
+			p.lower(u)
+		} else {
+			p.raise(u)
+		}
+	}
+	return nil
+}
+
+// lower handles an over-consistent node (lines 15′–17′): g(u) falls to
+// rhs(u) and every neighbour it improves is queued.
+func (p *lpa) lower(u NodeID) {
+	st := &p.st
+	st.g[u] = st.rhs[u]
+	p.open.remove(int(st.pos[u]), st.pos)
+	gu := st.g[u]
+	p.edges = p.in(u, p.edges[:0])
+	for _, e := range p.edges {
+		s := e.To
+		p.touch(s)
+		if c := e.Cost + gu; c < st.rhs[s] && s != p.root {
+			st.rhs[s], st.bp[s] = c, u
+			p.queue(s)
+		}
+	}
+}
+
+// raise handles an under-consistent node (lines 18′–20′): g(u) becomes
+// ∞ and every neighbour whose rhs came through u is recomputed.
+func (p *lpa) raise(u NodeID) {
+	st := &p.st
+	st.g[u] = math.Inf(1)
+	p.queue(u)
+	p.edges = p.in(u, p.edges[:0])
+	n := len(p.edges)
+	for i := 0; i < n; i++ {
+		s := p.edges[i].To
+		p.touch(s)
+		if st.bp[s] == u {
+			p.recompute(s, n)
+			p.queue(s)
+		}
+	}
+}
+
+// path follows the back pointers from the target to the root: after
+// computeShortestPath every node on that chain has rhs(n) = c(n, bp(n)) +
+// g(bp(n)), the cheapest one-step lookahead (line 26′ picks the same
+// node). Each step's cost is read back from rhs and g, without asking the
+// graph again. It returns the path in travel order and its cost.
+func (p *lpa) path(dst []NodeID) ([]NodeID, float64, error) {
+	st := &p.st
+	dst = append(dst[:0], p.target)
+	cost := 0.0
+	limit := p.g.NumNodes()
+	for v := p.target; v != p.root; {
+		next := st.bp[v]
+		if next == None || st.stamp[next] != st.cur || len(dst) > limit {
+			return nil, 0, fmt.Errorf("planners: path from %d breaks at node %d (g %v, rhs %v)", p.target, v, st.g[v], st.rhs[v])
+		}
+		cost += st.rhs[v] - st.g[next]
+		v = next
+		dst = append(dst, v)
+	}
+	if !p.backward {
+		for i, j := 0, len(dst)-1; i < j; i, j = i+1, j-1 {
+			dst[i], dst[j] = dst[j], dst[i]
+		}
+	}
+	return dst, cost, nil
+}
+
+// answer turns the state after computeShortestPath into a Result.
+func (p *lpa) answer(start, goal NodeID, dst []NodeID) (Result, error) {
+	if math.IsInf(p.st.gOf(p.target), 1) {
+		return Result{Stats: p.stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, p.stats.Expansions)
+	}
+	path, cost, err := p.path(dst)
+	if err != nil {
+		return Result{Stats: p.stats}, err
+	}
+	return Result{Path: path, Cost: cost, Stats: p.stats}, nil
+}
