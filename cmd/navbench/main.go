@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 )
 
 func main() {
@@ -46,4 +47,17 @@ func run(args []string, stdout io.Writer) error {
 		return fmt.Errorf("unknown command %q: want voxel, replan or dpa", args[0])
 	}
 	return cmd(args[1:], stdout)
+}
+
+// startProfile starts a CPU profile into path and returns what stops it.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -33,6 +33,7 @@ type replanEvent struct {
 	exp      [numRepairers]int
 	elapsed  [numRepairers]time.Duration
 	scenario planners.DPAScenario
+	noPath   bool // the change cut the goal off (A* from scratch searched everything it could reach)
 }
 
 // The planners compared, A* from scratch first.
@@ -68,8 +69,16 @@ func runReplan(args []string, stdout io.Writer) error {
 	fs.IntVar(&f.reach, "reach", 30, "and at most this many (sensor range)")
 	fs.Float64Var(&f.remove, "remove", 0.25, "probability that an event removes an earlier obstacle instead")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
+	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *profile != "" {
+		stop, err := startProfile(*profile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if f.mapPath == "" {
 		return fmt.Errorf("replan: -map is required")
@@ -285,7 +294,8 @@ func (w *walk) repair(kind planners.Change) (replanEvent, error) {
 		}
 	}
 	if errs[fromScratch] != nil {
-		// The obstacle cut the goal off: it goes at the next event.
+		ev.noPath = true
+		// The obstacle cut the goal off: it is taken away again at once.
 		return ev, w.undoLast()
 	}
 	w.path, w.at = res[dpaStar].Path, 0
@@ -328,18 +338,38 @@ func (w *walk) clear() {
 }
 
 // summarizeReplan prints, per planner, median expansions and time, their
-// ratios to A* from scratch, and the time per expansion.
+// ratios to A* from scratch, and the time per expansion: over all events,
+// then over the events after which a path remained (a change that cuts
+// the goal off makes A* search all it can reach, which dominates sums).
 func summarizeReplan(stdout io.Writer, evs []replanEvent) error {
 	if len(evs) == 0 {
 		return fmt.Errorf("replan: no events")
 	}
-	inserts := 0
+	inserts, cut := 0, 0
+	var withPath []replanEvent
 	for _, ev := range evs {
 		if ev.kind == planners.ObstacleInserted {
 			inserts++
 		}
+		if ev.noPath {
+			cut++
+		} else {
+			withPath = append(withPath, ev)
+		}
 	}
-	fmt.Fprintf(stdout, "# summary: %d events (%d insertions, %d deletions); ratios are A* from scratch over the planner\n", len(evs), inserts, len(evs)-inserts)
+	fmt.Fprintf(stdout, "# summary: %d events (%d insertions, %d deletions; %d cut the goal off); ratios are A* from scratch over the planner\n",
+		len(evs), inserts, len(evs)-inserts, cut)
+	if err := summaryTable(stdout, "all events", evs); err != nil {
+		return err
+	}
+	if len(withPath) > 0 && cut > 0 {
+		return summaryTable(stdout, "events after which a path remained", withPath)
+	}
+	return nil
+}
+
+func summaryTable(stdout io.Writer, title string, evs []replanEvent) error {
+	fmt.Fprintf(stdout, "# %s (%d):\n", title, len(evs))
 	tw := tabwriter.NewWriter(stdout, 0, 8, 1, ' ', 0)
 	fmt.Fprintln(tw, "# planner\tmedian_exp\tmedian_us\texp_ratio_median\ttime_ratio_median\texp_ratio_sum\ttime_ratio_sum\tns_per_exp\tper_exp_vs_astar")
 	var base float64

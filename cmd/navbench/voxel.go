@@ -85,8 +85,16 @@ func runVoxel(args []string, stdout io.Writer) error {
 	name := fs.String("planner", "astar", fmt.Sprintf("planner, one of %v", plannerNames))
 	n := fs.Int("n", 0, "scenarios to run (0: all)")
 	every := fs.Int("every", 1, "run every k-th scenario")
+	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *profile != "" {
+		stop, err := startProfile(*profile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if *mapPath == "" {
 		return fmt.Errorf("voxel: -map is required")
