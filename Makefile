@@ -75,5 +75,6 @@ fuzz:
 bench: peers
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./msgs/
 	$(GO) test -run '^$$' -bench . -benchtime 2x -count 3 -timeout 30m ./costmap/voxel/
-	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 ./planners/
+	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 -timeout 30m ./planners/
+	scripts/navbench
 	scripts/netns $(GO) test -run '^$$' -bench . -benchtime 14000x -count 3 ./test/interop/

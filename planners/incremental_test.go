@@ -448,3 +448,56 @@ func legalPath(l *Lattice, path []NodeID) bool {
 	}
 	return true
 }
+
+// emptyGraph has no nodes.
+type emptyGraph struct{}
+
+func (emptyGraph) NumNodes() int                            { return 0 }
+func (emptyGraph) Successors(n NodeID, dst []Edge) []Edge   { return dst }
+func (emptyGraph) Predecessors(n NodeID, dst []Edge) []Edge { return dst }
+func (emptyGraph) Heuristic(a, b NodeID) float64            { return 0 }
+func (emptyGraph) Passable(n NodeID) bool                   { return false }
+
+// TestIncrementalEmptyGraph: on a graph without nodes every query is out
+// of range.
+func TestIncrementalEmptyGraph(t *testing.T) {
+	for name, p := range incrementalPlanners(emptyGraph{}) {
+		_, err := p.Plan(context.Background(), 0, 0, nil)
+		require.ErrorIs(t, err, ErrNodeRange, name)
+		require.NoError(t, p.Update(nil), name)
+	}
+}
+
+// TestIncrementalAllocs: once warm, a repair (Update, then Plan from a new
+// start into the caller's buffer) allocates nothing.
+func TestIncrementalAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	l := changingLattice(t, rng, 40, 40, 1, true, 0.1, false)
+	start, goal := randomFree(rng, l), randomFree(rng, l)
+	cell := randomFree(rng, l)
+	changed := l.Around(cell, nil)
+	for name, p := range incrementalPlanners(l) {
+		path := make([]NodeID, 0, l.NumNodes())
+		r, err := p.Plan(context.Background(), start, goal, path)
+		if errors.Is(err, ErrNoPath) {
+			continue
+		}
+		require.NoError(t, err, name)
+		next := r.Path[len(r.Path)/2]
+		blocked := false
+		allocs := testing.AllocsPerRun(20, func() {
+			if cell != next && cell != goal {
+				blocked = !blocked
+				l.SetBlocked(cell, blocked)
+			}
+			require.NoError(t, p.Update(changed))
+			_, err := p.Plan(context.Background(), next, goal, path)
+			if err != nil && !errors.Is(err, ErrNoPath) {
+				t.Fatal(err)
+			}
+		})
+		require.Zero(t, allocs, name)
+		l.SetBlocked(cell, false)
+		require.NoError(t, p.Update(changed))
+	}
+}
