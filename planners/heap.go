@@ -1,7 +1,9 @@
 package planners
 
-// openList is a binary min-heap of nodes keyed by float64, with
-// decrease-key through a position index kept in the search state.
+// openList is a 4-ary min-heap of nodes keyed by float64, with
+// decrease-key through a position index kept in the search state. Four
+// children a node halve the depth of a binary heap; sifting moves a hole
+// instead of swapping.
 type openList struct {
 	items []heapItem
 	// slack, when > 0, orders keys whose first parts differ by no more
@@ -76,7 +78,7 @@ func (h *openList) remove(i int, pos []int32) {
 
 // fix restores the heap order around slot i after its keys changed.
 func (h *openList) fix(i int, pos []int32) {
-	if i > 0 && h.less(i, (i-1)/2) {
+	if i > 0 && h.less(i, (i-1)/arity) {
 		h.up(i, pos)
 	} else {
 		h.down(i, pos)
@@ -92,32 +94,61 @@ func (h *openList) swap(a, b int, pos []int32) {
 	pos[h.items[b].id] = int32(b)
 }
 
+// arity is how many children a heap node has.
+const arity = 4
+
+// up moves the item at slot i toward the root until its parent is not
+// after it.
 func (h *openList) up(i int, pos []int32) {
+	it := h.items[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			return
+		p := (i - 1) / arity
+		q := &h.items[p]
+		if !h.before(it.key, it.tie, q.key, q.tie) {
+			break
 		}
-		h.swap(i, p, pos)
+		h.items[i] = *q
+		pos[q.id] = int32(i)
 		i = p
 	}
+	h.items[i] = it
+	pos[it.id] = int32(i)
 }
 
+// down moves the item at slot i toward the leaves until no child is
+// before it.
 func (h *openList) down(i int, pos []int32) {
 	n := len(h.items)
+	it := h.items[i]
 	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+		c := arity*i + 1
+		if c >= n {
+			break
 		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
+		m := c
+		for k := c + 1; k < min(c+arity, n); k++ {
+			if h.less(k, m) {
+				m = k
+			}
 		}
-		if !h.less(m, i) {
-			return
+		q := &h.items[m]
+		if !h.before(q.key, q.tie, it.key, it.tie) {
+			break
 		}
-		h.swap(i, m, pos)
+		h.items[i] = *q
+		pos[q.id] = int32(i)
 		i = m
+	}
+	h.items[i] = it
+	pos[it.id] = int32(i)
+}
+
+// heapify restores the heap order of the whole list.
+func (h *openList) heapify(pos []int32) {
+	if len(h.items) < 2 {
+		return
+	}
+	for i := (len(h.items) - 2) / arity; i >= 0; i-- {
+		h.down(i, pos)
 	}
 }

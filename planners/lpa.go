@@ -202,13 +202,6 @@ func (p *lpa) rekey() {
 	p.open.heapify(p.st.pos)
 }
 
-// heapify restores the heap order of the whole list.
-func (h *openList) heapify(pos []int32) {
-	for i := len(h.items)/2 - 1; i >= 0; i-- {
-		h.down(i, pos)
-	}
-}
-
 // computeShortestPath is ComputeShortestPath (lines 10′–20′): it runs
 // until the target is consistent and no open key is below its key, or
 // ctx ends (ErrTimeout; the state stays valid and a later call resumes).
