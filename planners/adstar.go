@@ -39,13 +39,15 @@ type ADStar struct {
 	st      incState
 	open    openList
 	closed  []uint32 // pass in which the node was expanded over-consistent
+	mark    []uint32 // markGen: the node changed in the current Update
+	markGen uint32
 	pass    uint32
 	incons  []NodeID
 	edges   []Edge
 	eps     float64
 	start   NodeID
 	goal    NodeID
-	lat     *Lattice // g's lattice, if it is one (see latticeGraph)
+	lat     *Lattice // g's lattice, if it is one (the concrete type: see astar_lattice.go)
 	sx      int32    // the start's cell, with lat
 	sy, sz  int32
 	started bool
@@ -77,8 +79,8 @@ func (a *ADStar) Epsilon() float64 { return a.eps }
 // setStart moves the start, which the heuristic measures from.
 func (a *ADStar) setStart(s NodeID) {
 	a.start = s
-	if lg, ok := a.g.(latticeGraph); ok {
-		a.lat = lg.lattice()
+	if l, ok := a.g.(*Lattice); ok {
+		a.lat = l
 		a.sx, a.sy, a.sz = a.lat.Cell(s)
 	}
 }
@@ -172,8 +174,9 @@ func (a *ADStar) recompute(n NodeID, keep int) {
 }
 
 // Update tells the planner that the edges of these nodes changed (see
-// Graph; Algorithm 2 lines 13–21). More than LargeChange nodes send ε
-// back to ε₀.
+// Graph; Algorithm 2 lines 13–21). A change to a node of the current path
+// (lines 14–16: the plan is invalidated) or of LargeChange nodes or more
+// sends ε back to ε₀.
 func (a *ADStar) Update(changed []NodeID) error {
 	n := NodeID(a.g.NumNodes())
 	for _, v := range changed {
@@ -185,6 +188,7 @@ func (a *ADStar) Update(changed []NodeID) error {
 		return nil
 	}
 	a.grow()
+	onPath := a.touchesPath(changed)
 	for _, v := range changed {
 		a.touch(v)
 		a.recompute(v, 0)
@@ -194,10 +198,35 @@ func (a *ADStar) Update(changed []NodeID) error {
 	if large == 0 {
 		large = 1000
 	}
-	if len(changed) >= large {
+	if onPath || len(changed) >= large {
 		a.eps = a.epsilon0()
 	}
 	return nil
+}
+
+// touchesPath reports whether a changed node lies on the current path,
+// the back-pointer chain from the start to the goal.
+func (a *ADStar) touchesPath(changed []NodeID) bool {
+	st := &a.st
+	if st.stamp[a.start] != st.cur || math.IsInf(st.g[a.start], 1) {
+		return false
+	}
+	if a.markGen++; a.markGen == 0 {
+		clear(a.mark)
+		a.markGen = 1
+	}
+	for _, v := range changed {
+		a.mark[v] = a.markGen
+	}
+	for v, steps := a.start, 0; v != None && steps <= len(a.mark); v, steps = st.bp[v], steps+1 {
+		if a.mark[v] == a.markGen {
+			return true
+		}
+		if v == a.goal || st.stamp[v] != st.cur {
+			break
+		}
+	}
+	return false
 }
 
 // grow makes room for nodes the graph gained.
@@ -206,6 +235,7 @@ func (a *ADStar) grow() {
 	a.st.fit(n)
 	if len(a.closed) < n {
 		a.closed = append(a.closed, make([]uint32, n-len(a.closed))...)
+		a.mark = append(a.mark, make([]uint32, n-len(a.mark))...)
 	}
 }
 
@@ -247,8 +277,9 @@ func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Re
 	if err := checkEnds(a.g, start, goal); err != nil {
 		return Result{}, err
 	}
-	if e0 := a.epsilon0(); !(e0 >= 1) || math.IsInf(e0, 0) || !(a.epsilonStep() > 0) {
-		return Result{}, fmt.Errorf("planners: AD* ε₀ %v, step %v: want ε₀ ≥ 1 and a step > 0", e0, a.epsilonStep())
+	if e0, step, floor := a.epsilon0(), a.epsilonStep(), a.EpsilonMin; !(e0 >= 1) || math.IsInf(e0, 0) ||
+		!(step > 0) || math.IsInf(step, 0) || math.IsNaN(floor) || math.IsInf(floor, 0) {
+		return Result{}, fmt.Errorf("planners: AD* ε₀ %v, step %v, minimum %v: want finite ε₀ ≥ 1, step > 0 and minimum", e0, step, floor)
 	}
 	if !a.started || goal != a.goal {
 		a.restart(start, goal)
@@ -259,6 +290,9 @@ func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Re
 	var best Result
 	found := false
 	for {
+		if found && ctx.Err() != nil {
+			break
+		}
 		a.newPass()
 		if err := a.improve(ctx); err != nil {
 			break
@@ -269,7 +303,7 @@ func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Re
 			return r, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, a.stats.Expansions)
 		}
 		path, cost, err := a.path(dst)
-		if err != nil {
+		if err != nil { // only with the test-only standard key (the pitfall)
 			return Result{Stats: a.stats}, err
 		}
 		dst, found = path, true
@@ -283,11 +317,15 @@ func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Re
 		if a.eps <= floor {
 			break
 		}
-		a.eps = max(floor, a.eps-a.epsilonStep()) // Algorithm 1: decrease ε, then INCONS → OPEN
+		next := max(floor, a.eps-a.epsilonStep())
+		if next >= a.eps {
+			next = floor // a step too small to change ε
+		}
+		a.eps = next // Algorithm 1: decrease ε, then INCONS → OPEN
 	}
 	if !found {
 		r := Result{Stats: a.stats}
-		r.Stats.Partial, r.Stats.Elapsed = true, time.Since(began)
+		r.Stats.Partial, r.Stats.Elapsed, r.Stats.Epsilon = true, time.Since(began), a.eps
 		return r, ErrTimeout
 	}
 	eps := best.Stats.Epsilon

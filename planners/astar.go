@@ -13,7 +13,11 @@ type Stats struct {
 	Touched    int           // nodes whose search data was initialised
 	Elapsed    time.Duration // wall time of the call
 	Epsilon    float64       // suboptimality bound of the returned path: cost ≤ ε · optimal
-	Partial    bool          // the deadline passed: the path leads toward the goal, not to it
+	// Partial: the deadline passed before a path was found. A* and Lazy
+	// Theta* (and DPA*'s Plan) return a path toward the goal, to the
+	// expanded node nearest it; the incremental planners and Replan
+	// return none (their next call resumes the search).
+	Partial bool
 }
 
 // Result is a path and what it cost to find.
@@ -78,10 +82,8 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 	if !(w >= 1) || math.IsInf(w, 0) {
 		return Result{}, fmt.Errorf("planners: A* weight %v: want ≥ 1", w)
 	}
-	if lg, ok := a.g.(latticeGraph); ok {
-		if l := lg.lattice(); a.cells.reset(l) {
-			return a.planLattice(ctx, l, start, goal, w, dst, began)
-		}
+	if l, ok := a.g.(*Lattice); ok && a.cells.reset(l) {
+		return a.planLattice(ctx, l, start, goal, w, dst, began)
 	}
 	g, st := a.g, &a.st
 	st.reset(g.NumNodes())

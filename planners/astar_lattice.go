@@ -7,22 +7,14 @@ import (
 	"time"
 )
 
-// latticeGraph is A*'s optional fast path: a Graph that is a Lattice
-// underneath, with the same ids, moves, costs and heuristic, returns it.
-// A* checks for it once per query and then expands cells straight from
-// the lattice's bitmap (legalMoves), computes the heuristic from the
-// cached goal cell, and keeps its state in brick pages (brickState): no
-// interface call, division or full-map allocation per expansion. A graph
-// that changes the lattice's edges (a tunnel, a mask) must not implement
-// it.
-type latticeGraph interface {
-	Graph
-	lattice() *Lattice
-}
-
-func (l *Lattice) lattice() *Lattice { return l }
-
-var _ latticeGraph = (*Lattice)(nil)
+// A* takes a fast path when its graph is a *Lattice itself (the concrete
+// type, not a type embedding one: a wrapper that masks cells or changes
+// costs must be searched through its own methods). It checks once per
+// query and then expands cells straight from the lattice's bitmap
+// (legalMoves), computes the heuristic from the cached goal cell, and
+// keeps its state in brick pages (brickState): no interface call,
+// division or full-map allocation per expansion. The incremental
+// planners use the same test to compute the heuristic from cached cells.
 
 // planLattice is Plan on a lattice, with start and goal checked, the
 // weight w validated and a.cells reset for l. It finds the same costs as

@@ -67,7 +67,7 @@ func TestAStarMovingAI(t *testing.T) {
 			wa := NewAStar(l)
 			wa.Weight = 1.5
 			var path []NodeID
-			for i := 0; i < len(scen); i += 10 {
+			for i := 0; i < len(scen); i += movingAIStride() {
 				s := scen[i]
 				start, goal := l.ID(s.Start[0], s.Start[1], s.Start[2]), l.ID(s.Goal[0], s.Goal[1], s.Goal[2])
 				r, err := a.Plan(context.Background(), start, goal, path)

@@ -230,7 +230,8 @@ func (d *DPAStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (R
 // Replan remembers the path it last returned with the costs of its steps,
 // and when old is that path again it takes cost([TG]⁻) and the costs of
 // [BG]⁻'s steps from there instead of asking the graph. When ctx ends
-// first it returns ErrTimeout with a partial path.
+// first it returns ErrTimeout and no path, leaving dst (and so old, if
+// they share storage) untouched.
 func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID, r Region, c Change, dst []NodeID) (Result, DPAScenario, error) {
 	began := time.Now()
 	switch {

@@ -109,6 +109,11 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 		stats.Expansions++
 		if stats.Expansions%checkEvery == 0 && ctx.Err() != nil {
 			stats.Elapsed, stats.Partial = time.Since(began), true
+			if mode != dpaPlain {
+				// Replan's dst may share the old path's storage: keep it,
+				// the robot still follows it.
+				return Result{Stats: stats}, ErrTimeout
+			}
 			return Result{Path: st.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
 		}
 		if h := g.Heuristic(u, goal); h < bestH {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -400,12 +401,14 @@ func TestDPAStarDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	time.Sleep(time.Millisecond)
-	r, scen, err := d.Replan(ctx, first.Path, 0, goal, l.ChangedRegion([3]int32{100, 0, 0}, [3]int32{100, 198, 0}), ObstacleInserted, nil)
+	kept := slices.Clone(first.Path)
+	r, scen, err := d.Replan(ctx, first.Path, 0, goal, l.ChangedRegion([3]int32{100, 0, 0}, [3]int32{100, 198, 0}), ObstacleInserted, first.Path)
 	require.ErrorIs(t, err, ErrTimeout)
 	require.Equal(t, InsertionAffected, scen)
 	require.True(t, r.Stats.Partial)
 	require.Equal(t, checkEvery, r.Stats.Expansions)
-	require.Equal(t, start, r.Path[0])
+	require.Nil(t, r.Path)
+	require.Equal(t, kept, first.Path, "the old path, sharing dst's storage, is untouched")
 	_, err = d.Plan(ctx, start, goal, nil)
 	require.ErrorIs(t, err, ErrTimeout)
 }

@@ -449,25 +449,6 @@ func legalPath(l *Lattice, path []NodeID) bool {
 	return true
 }
 
-// emptyGraph has no nodes.
-type emptyGraph struct{}
-
-func (emptyGraph) NumNodes() int                            { return 0 }
-func (emptyGraph) Successors(n NodeID, dst []Edge) []Edge   { return dst }
-func (emptyGraph) Predecessors(n NodeID, dst []Edge) []Edge { return dst }
-func (emptyGraph) Heuristic(a, b NodeID) float64            { return 0 }
-func (emptyGraph) Passable(n NodeID) bool                   { return false }
-
-// TestIncrementalEmptyGraph: on a graph without nodes every query is out
-// of range.
-func TestIncrementalEmptyGraph(t *testing.T) {
-	for name, p := range incrementalPlanners(emptyGraph{}) {
-		_, err := p.Plan(context.Background(), 0, 0, nil)
-		require.ErrorIs(t, err, ErrNodeRange, name)
-		require.NoError(t, p.Update(nil), name)
-	}
-}
-
 // TestIncrementalAllocs: once warm, a repair (Update, then Plan from a new
 // start into the caller's buffer) allocates nothing.
 func TestIncrementalAllocs(t *testing.T) {
@@ -483,15 +464,18 @@ func TestIncrementalAllocs(t *testing.T) {
 			continue
 		}
 		require.NoError(t, err, name)
-		next := r.Path[len(r.Path)/2]
-		blocked := false
+		// The robot moves along the first half of the path, one node a
+		// run, while a cell is blocked and freed.
+		walk := r.Path[:len(r.Path)/2+1]
+		step, blocked := 0, false
 		allocs := testing.AllocsPerRun(20, func() {
-			if cell != next && cell != goal {
+			step = (step + 1) % len(walk)
+			if !slices.Contains(walk, cell) && cell != goal {
 				blocked = !blocked
 				l.SetBlocked(cell, blocked)
 			}
 			require.NoError(t, p.Update(changed))
-			_, err := p.Plan(context.Background(), next, goal, path)
+			_, err := p.Plan(context.Background(), walk[step], goal, path)
 			if err != nil && !errors.Is(err, ErrNoPath) {
 				t.Fatal(err)
 			}
@@ -500,4 +484,39 @@ func TestIncrementalAllocs(t *testing.T) {
 		l.SetBlocked(cell, false)
 		require.NoError(t, p.Update(changed))
 	}
+}
+
+// TestADStarEpsilonReset: a change on the current path sends ε back to ε₀
+// (Kapadia et al., Algorithm 2 lines 14–16); a small change elsewhere does
+// not. Bad schedules are errors, and a step too small to move ε still ends.
+func TestADStarEpsilonReset(t *testing.T) {
+	l, err := NewLattice(30, 30, 1, true)
+	require.NoError(t, err)
+	ad := NewADStar(l)
+	ad.Epsilon0 = 2.5
+	r, err := ad.Plan(context.Background(), l.ID(0, 0, 0), l.ID(29, 29, 0), nil)
+	require.NoError(t, err)
+	require.Equal(t, 1.0, ad.Epsilon())
+	far := l.ID(0, 29, 0)
+	l.SetBlocked(far, true)
+	require.NoError(t, ad.Update(l.Around(far, nil)))
+	require.Equal(t, 1.0, ad.Epsilon(), "a change off the path")
+	on := r.Path[len(r.Path)/2]
+	l.SetBlocked(on, true)
+	require.NoError(t, ad.Update(l.Around(on, nil)))
+	require.Equal(t, 2.5, ad.Epsilon(), "a change on the path")
+	r, err = ad.Plan(context.Background(), l.ID(0, 0, 0), l.ID(29, 29, 0), nil)
+	require.NoError(t, err)
+	require.Equal(t, 1.0, r.Stats.Epsilon)
+
+	for _, bad := range []*ADStar{{Epsilon0: 0.5}, {EpsilonStep: -1}, {EpsilonMin: math.NaN()}, {EpsilonMin: math.Inf(1)}} {
+		bad.g = l
+		_, err := bad.Plan(context.Background(), l.ID(0, 0, 0), l.ID(29, 29, 0), nil)
+		require.Error(t, err)
+	}
+	tiny := NewADStar(l)
+	tiny.EpsilonStep = 1e-17
+	r, err = tiny.Plan(context.Background(), l.ID(0, 0, 0), l.ID(29, 29, 0), nil)
+	require.NoError(t, err)
+	require.Equal(t, 1.0, r.Stats.Epsilon)
 }

@@ -69,6 +69,9 @@ func (l *Lattice) Blocked(n NodeID) bool { return l.blocked[n>>6]&(1<<(n&63)) !=
 // SetWeight sets the traversal weight of node n (≥ 1; moves cost their
 // length times the average weight of their two ends).
 func (l *Lattice) SetWeight(n NodeID, w float32) {
+	if w != w || w > math.MaxFloat32 {
+		panic(fmt.Sprintf("planners: Lattice.SetWeight(%d, %v): want a finite weight", n, w))
+	}
 	if l.weight == nil {
 		l.weight = make([]float32, int(l.W)*int(l.H)*int(l.D))
 		for i := range l.weight {

@@ -25,7 +25,7 @@ type lpa struct {
 	root     NodeID   // rhs(root) = 0: LPA*'s start, D* Lite's goal
 	target   NodeID   // the node whose g is the answer: LPA*'s goal, D* Lite's start
 	km       float64  // D* Lite's key modifier: heuristic distance the start has moved
-	lat      *Lattice // g's lattice, if it is one: h from cached target cells (see latticeGraph)
+	lat      *Lattice // g's lattice, if it is one: h from cached target cells (the concrete type: see astar_lattice.go)
 	tx       int32    // the target's cell, with lat
 	ty, tz   int32
 	started  bool
@@ -67,8 +67,8 @@ func (p *lpa) in(n NodeID, dst []Edge) []Edge {
 // setTarget makes t the node whose g is the answer.
 func (p *lpa) setTarget(t NodeID) {
 	p.target = t
-	if lg, ok := p.g.(latticeGraph); ok {
-		p.lat = lg.lattice()
+	if l, ok := p.g.(*Lattice); ok {
+		p.lat = l
 		p.tx, p.ty, p.tz = p.lat.Cell(t)
 	}
 }

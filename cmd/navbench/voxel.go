@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/navnode/navnode/costmap/voxel"
@@ -154,13 +153,4 @@ func quantile(sorted []float64, q float64) float64 {
 	}
 	i := int(math.Ceil(q*float64(len(sorted)))) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
-}
-
-// peakRSS is the process's peak resident memory in bytes (0 if unknown).
-func peakRSS() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return ru.Maxrss << 10 // kilobytes on Linux
 }
