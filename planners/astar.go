@@ -23,7 +23,7 @@ type Stats struct {
 // Result is a path and what it cost to find.
 type Result struct {
 	Path  []NodeID // start first, goal last; nil without a path
-	Cost  float64  // sum of the path's edge costs
+	Cost  float64  // sum of the path's edge costs, up to rounding (Lazy Theta*: of its segments' lengths)
 	Stats Stats
 }
 
