@@ -3,56 +3,30 @@ package planners
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 )
 
-// dpaState is DPA*'s per-node data in flat slices indexed by NodeID,
-// allocated once for the graph and reused by every query. A generation
-// stamp makes a reset O(1): a node's search fields are valid only when
-// stamp[n] is cur, its old-path index only when onPath[n] is cur.
+// dpaState is DPA*'s per-node data: A*'s searchState (flat slices,
+// reset in O(1) by a generation stamp) and, valid only when onPath[n] is
+// the current stamp, the node's index on the old path.
 type dpaState struct {
-	stamp   []uint32
-	g       []float64
-	parent  []NodeID
-	pos     []int32 // slot in the open list, or unqueued, or closed
-	flags   []uint8 // dpaVisitedR, dpaRWorse: written when the node is expanded
-	onPath  []uint32
-	pathIdx []int32 // index of the node on the old path
-	cur     uint32
+	searchState
+	flags   []uint8  // dpaVisitedR, dpaRWorse: written when the node is expanded
+	onPath  []uint32 // stamp of the query whose old path holds the node
+	pathIdx []int32  // index of the node on the old path
 }
 
 // reset starts a new query over n nodes.
 func (s *dpaState) reset(n int) {
-	if len(s.stamp) != n {
-		*s = dpaState{
-			stamp:   make([]uint32, n),
-			g:       make([]float64, n),
-			parent:  make([]NodeID, n),
-			pos:     make([]int32, n),
-			flags:   make([]uint8, n),
-			onPath:  make([]uint32, n),
-			pathIdx: make([]int32, n),
-		}
+	if len(s.flags) != n {
+		s.flags = make([]uint8, n)
+		s.onPath = make([]uint32, n)
+		s.pathIdx = make([]int32, n)
 	}
-	if s.cur++; s.cur == 0 {
-		clear(s.stamp)
+	s.searchState.reset(n)
+	if s.cur == 1 { // a new or wrapped stamp: old marks must not match it
 		clear(s.onPath)
-		s.cur = 1
 	}
-}
-
-// touch makes n's search fields valid for this query and reports whether
-// it was new.
-func (s *dpaState) touch(n NodeID) bool {
-	if s.stamp[n] == s.cur {
-		return false
-	}
-	s.stamp[n] = s.cur
-	s.g[n] = math.Inf(1)
-	s.parent[n] = None
-	s.pos[n] = unqueued
-	return true
 }
 
 // index returns n's index on the old path, or −1 off it.
@@ -61,18 +35,6 @@ func (s *dpaState) index(n NodeID) int {
 		return -1
 	}
 	return int(s.pathIdx[n])
-}
-
-// pathTo writes the path from the search's root to n into dst.
-func (s *dpaState) pathTo(n NodeID, dst []NodeID) []NodeID {
-	dst = dst[:0]
-	for v := n; v != None; v = s.parent[v] {
-		dst = append(dst, v)
-	}
-	for i, j := 0, len(dst)-1; i < j; i, j = i+1, j-1 {
-		dst[i], dst[j] = dst[j], dst[i]
-	}
-	return dst
 }
 
 // search is A* from start to goal with a closed list (safe with the

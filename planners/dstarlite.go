@@ -41,16 +41,7 @@ func (d *DStarLite) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) 
 		d.last = start
 		p.setTarget(start)
 	}
-	p.st.fit(p.g.NumNodes())
-	err := p.computeShortestPath(ctx)
-	var r Result
-	if err == nil {
-		r, err = p.answer(start, goal, dst)
-	} else {
-		r.Stats, r.Stats.Partial = p.stats, true
-	}
-	r.Stats.Elapsed = time.Since(began)
-	return r, err
+	return p.search(ctx, start, goal, dst, began)
 }
 
 // Update tells the planner that the edges of these nodes changed (see
@@ -89,16 +80,7 @@ func (l *LPAStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (R
 		p.setTarget(goal)
 		p.rekey()
 	}
-	p.st.fit(p.g.NumNodes())
-	err := p.computeShortestPath(ctx)
-	var r Result
-	if err == nil {
-		r, err = p.answer(start, goal, dst)
-	} else {
-		r.Stats, r.Stats.Partial = p.stats, true
-	}
-	r.Stats.Elapsed = time.Since(began)
-	return r, err
+	return p.search(ctx, start, goal, dst, began)
 }
 
 // Update tells the planner that the edges of these nodes changed.

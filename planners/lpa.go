@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 )
 
 // lpa is the search LPA* and D* Lite share (Koenig and Likhachev; the
@@ -292,6 +293,21 @@ func (p *lpa) path(dst []NodeID) ([]NodeID, float64, error) {
 		}
 	}
 	return dst, cost, nil
+}
+
+// search runs computeShortestPath for the query and returns its Result:
+// the path, or ErrNoPath, or ErrTimeout with no path (Stats.Partial).
+func (p *lpa) search(ctx context.Context, start, goal NodeID, dst []NodeID, began time.Time) (Result, error) {
+	p.st.fit(p.g.NumNodes())
+	err := p.computeShortestPath(ctx)
+	var r Result
+	if err == nil {
+		r, err = p.answer(start, goal, dst)
+	} else {
+		r.Stats, r.Stats.Partial = p.stats, true
+	}
+	r.Stats.Elapsed = time.Since(began)
+	return r, err
 }
 
 // answer turns the state after computeShortestPath into a Result.

@@ -54,57 +54,13 @@ type anyAngleWeighter interface{ anyAngleWeighted() bool }
 // allocates its per-node state once.
 type LazyTheta struct {
 	g     AnyAngleGraph
-	st    thetaState
+	st    searchState // parent: the previous waypoint; the start is its own parent
 	open  openList
 	edges []Edge
 }
 
 // NewLazyTheta returns a Lazy Theta* planner over g.
 func NewLazyTheta(g AnyAngleGraph) *LazyTheta { return &LazyTheta{g: g} }
-
-// Slot states of a node in thetaState.pos besides its open-list slot.
-const (
-	thetaOut    int32 = -1 // reached or not, not in OPEN and not expanded
-	thetaClosed int32 = -2 // expanded
-)
-
-// thetaState is Lazy Theta*'s per-node data in flat slices indexed by
-// NodeID, reset in O(1) by a query stamp.
-type thetaState struct {
-	stamp  []uint32  // query that made the node's fields valid [len = NumNodes]
-	g      []float64 // length of the path found from the start [len = NumNodes]
-	parent []NodeID  // previous waypoint; the start is its own parent [len = NumNodes]
-	pos    []int32   // slot in OPEN, or thetaOut, or thetaClosed [len = NumNodes]
-	cur    uint32
-}
-
-// reset starts a new query over n nodes.
-func (s *thetaState) reset(n int) {
-	if len(s.stamp) != n {
-		s.stamp = make([]uint32, n)
-		s.g = make([]float64, n)
-		s.parent = make([]NodeID, n)
-		s.pos = make([]int32, n)
-		s.cur = 0
-	}
-	if s.cur++; s.cur == 0 {
-		clear(s.stamp)
-		s.cur = 1
-	}
-}
-
-// touch makes n's fields valid for this query (g = ∞, no parent) and
-// reports whether it was new.
-func (s *thetaState) touch(n NodeID) bool {
-	if s.stamp[n] == s.cur {
-		return false
-	}
-	s.stamp[n] = s.cur
-	s.g[n] = math.Inf(1)
-	s.parent[n] = None
-	s.pos[n] = thetaOut
-	return true
-}
 
 // Plan searches from start to goal and writes the path's waypoints,
 // start first, goal last, into dst's storage; Cost is the sum of the
@@ -137,7 +93,7 @@ func (t *LazyTheta) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) 
 			stats.Elapsed = time.Since(began)
 			return Result{Path: t.pathTo(goal, dst), Cost: st.g[goal], Stats: stats}, nil
 		}
-		st.pos[s] = thetaClosed
+		st.pos[s] = closed
 		stats.Expansions++
 		if stats.Expansions%checkEvery == 0 && ctx.Err() != nil {
 			stats.Elapsed, stats.Partial = time.Since(began), true
@@ -183,7 +139,7 @@ func (t *LazyTheta) expand(s, goal NodeID) int {
 		if st.touch(v) { // not in OPEN before: g = ∞, no parent
 			touched++
 		}
-		if st.pos[v] == thetaClosed {
+		if st.pos[v] == closed {
 			continue
 		}
 		ng := gp + g.Distance(p, v) // ComputeCost, Path 2
@@ -214,7 +170,7 @@ func (t *LazyTheta) setVertex(s NodeID) bool {
 	t.edges = g.Predecessors(s, t.edges[:0])
 	for _, e := range t.edges {
 		u := e.To
-		if st.stamp[u] != st.cur || st.pos[u] != thetaClosed {
+		if st.stamp[u] != st.cur || st.pos[u] != closed {
 			continue
 		}
 		if c := st.g[u] + g.Distance(u, s); c < bestG {
