@@ -394,7 +394,7 @@ func TestADStarPitfall(t *testing.T) {
 			l := changingLattice(t, rng, 30, 30, 1, true, 0.15, false)
 			a := NewAStar(l)
 			ad := NewADStar(l)
-			ad.Epsilon0, ad.EpsilonMin, ad.standardKey = 2, 2, standard
+			ad.Epsilon0, ad.EpsilonMin, ad.p.standardKey = 2, 2, standard
 			w := &world{l: l, rng: rng}
 			start, goal := randomFree(rng, l), randomFree(rng, l)
 			r, err := ad.Plan(context.Background(), start, goal, nil)
@@ -509,8 +509,14 @@ func TestADStarEpsilonReset(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1.0, r.Stats.Epsilon)
 
-	for _, bad := range []*ADStar{{Epsilon0: 0.5}, {EpsilonStep: -1}, {EpsilonMin: math.NaN()}, {EpsilonMin: math.Inf(1)}} {
-		bad.g = l
+	for _, set := range []func(*ADStar){
+		func(a *ADStar) { a.Epsilon0 = 0.5 },
+		func(a *ADStar) { a.EpsilonStep = -1 },
+		func(a *ADStar) { a.EpsilonMin = math.NaN() },
+		func(a *ADStar) { a.EpsilonMin = math.Inf(1) },
+	} {
+		bad := NewADStar(l)
+		set(bad)
 		_, err := bad.Plan(context.Background(), l.ID(0, 0, 0), l.ID(29, 29, 0), nil)
 		require.Error(t, err)
 	}

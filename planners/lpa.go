@@ -34,7 +34,20 @@ type lpa struct {
 	open     openList
 	edges    []Edge
 	stats    Stats
+
+	// AD*'s additions (see ADStar): ε inflates over-consistent keys (1
+	// otherwise), and with anytime a node expanded in the current pass
+	// that turns inconsistent waits on INCONS instead of OPEN.
+	eps         float64
+	anytime     bool
+	closed      []uint32 // pass in which the node was expanded over-consistent
+	pass        uint32
+	incons      []NodeID
+	standardKey bool // test only: inflate under-consistent keys too (the pitfall)
 }
+
+// inIncons marks a node on AD*'s INCONS list in incState.pos.
+const inIncons int32 = -3
 
 // h is the heuristic between n and the target, in search direction.
 func (p *lpa) h(n NodeID) float64 {
@@ -74,10 +87,17 @@ func (p *lpa) setTarget(t NodeID) {
 	}
 }
 
-// key is CalculateKey (line 01′): [min(g, rhs) + h + km; min(g, rhs)].
+// key is CalculateKey (line 01′): [min(g, rhs) + h + km; min(g, rhs)],
+// with h inflated by ε for over-consistent nodes (1 but in AD*).
 func (p *lpa) key(n NodeID) (float64, float64) {
-	m := min(p.st.g[n], p.st.rhs[n])
-	return m + p.h(n) + p.km, m
+	g, rhs := p.st.g[n], p.st.rhs[n]
+	switch {
+	case g > rhs: // over-consistent: AD*'s inflated key (Kapadia et al., Algorithm 1 line 3)
+		return rhs + p.eps*p.h(n) + p.km, rhs
+	case p.standardKey:
+		return g + p.eps*p.h(n) + p.km, g
+	}
+	return g + p.h(n) + p.km, g // uninflated (line 5)
 }
 
 // keySlack is the tolerance within which two first keys count as equal,
@@ -115,16 +135,28 @@ func keyBefore(a1, a2, b1, b2, slack float64) bool {
 // restart forgets everything and roots a new search (Initialize, lines
 // 02′–06′): O(1) through the state's stamp.
 func (p *lpa) restart(root, target NodeID) {
-	p.st.fit(p.g.NumNodes())
+	p.fit()
 	p.st.clear()
 	p.open.items = p.open.items[:0]
+	p.incons = p.incons[:0]
+	p.pass++
 	p.km = 0
 	p.root, p.started = root, true
 	p.setTarget(target)
-	p.open.slack = keySlack(4 * p.h(root))
+	p.eps = max(p.eps, 1)
+	p.open.slack = keySlack(4 * p.eps * p.h(root))
 	p.touch(root)
 	p.st.rhs[root] = 0
 	p.queue(root)
+}
+
+// fit makes room for nodes the graph gained.
+func (p *lpa) fit() {
+	n := p.g.NumNodes()
+	p.st.fit(n)
+	if p.anytime && len(p.closed) < n {
+		p.closed = append(p.closed, make([]uint32, n-len(p.closed))...)
+	}
 }
 
 func (p *lpa) touch(n NodeID) {
@@ -134,20 +166,28 @@ func (p *lpa) touch(n NodeID) {
 }
 
 // queue is the queue half of UpdateVertex (lines 08′–09′): a node is in
-// the open list exactly when it is inconsistent, under its current key.
+// the open list exactly when it is inconsistent, under its current key
+// (in AD*, or on INCONS if it was expanded in this pass).
 func (p *lpa) queue(n NodeID) {
 	st := &p.st
 	pos := st.pos[n]
-	switch {
-	case st.g[n] != st.rhs[n]:
-		k1, k2 := p.key(n)
+	if st.g[n] == st.rhs[n] {
 		if pos >= 0 {
-			p.open.update(int(pos), k1, k2, st.pos)
-		} else {
-			p.open.push(heapItem{key: k1, tie: k2, id: n}, st.pos)
+			p.open.remove(int(pos), st.pos)
 		}
+		return // a consistent node left on INCONS is skipped when INCONS is emptied
+	}
+	switch {
 	case pos >= 0:
-		p.open.remove(int(pos), st.pos)
+		k1, k2 := p.key(n)
+		p.open.update(int(pos), k1, k2, st.pos)
+	case pos == inIncons:
+	case p.anytime && p.closed[n] == p.pass: // AD*, Algorithm 1 line 14
+		st.pos[n] = inIncons
+		p.incons = append(p.incons, n)
+	default:
+		k1, k2 := p.key(n)
+		p.open.push(heapItem{key: k1, tie: k2, id: n}, st.pos)
 	}
 }
 
@@ -184,7 +224,7 @@ func (p *lpa) update(changed []NodeID) error {
 	if !p.started {
 		return nil
 	}
-	p.st.fit(int(n))
+	p.fit()
 	for _, v := range changed {
 		p.touch(v)
 		p.recompute(v, 0)
@@ -237,6 +277,9 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 func (p *lpa) lower(u NodeID) {
 	st := &p.st
 	st.g[u] = st.rhs[u]
+	if p.anytime {
+		p.closed[u] = p.pass // AD*, Algorithm 1 line 21
+	}
 	p.open.remove(int(st.pos[u]), st.pos)
 	gu := st.g[u]
 	p.edges = p.in(u, p.edges[:0])
@@ -298,7 +341,7 @@ func (p *lpa) path(dst []NodeID) ([]NodeID, float64, error) {
 // search runs computeShortestPath for the query and returns its Result:
 // the path, or ErrNoPath, or ErrTimeout with no path (Stats.Partial).
 func (p *lpa) search(ctx context.Context, start, goal NodeID, dst []NodeID, began time.Time) (Result, error) {
-	p.st.fit(p.g.NumNodes())
+	p.fit()
 	err := p.computeShortestPath(ctx)
 	var r Result
 	if err == nil {
