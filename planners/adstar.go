@@ -99,9 +99,7 @@ func (a *ADStar) touchesPath(changed []NodeID) bool {
 	if st.stamp[start] != st.cur || math.IsInf(st.g[start], 1) {
 		return false
 	}
-	if n := len(st.stamp); len(a.mark) < n {
-		a.mark = append(a.mark, make([]uint32, n-len(a.mark))...)
-	}
+	a.fitMark()
 	if a.markGen++; a.markGen == 0 {
 		clear(a.mark)
 		a.markGen = 1
@@ -118,6 +116,14 @@ func (a *ADStar) touchesPath(changed []NodeID) bool {
 		}
 	}
 	return false
+}
+
+// fitMark sizes mark for the graph (Plan does it, so that Update does
+// not pay for it).
+func (a *ADStar) fitMark() {
+	if n := len(a.p.st.stamp); len(a.mark) < n {
+		a.mark = append(a.mark, make([]uint32, n-len(a.mark))...)
+	}
 }
 
 // newPass starts a pass at the current ε (Algorithm 1 lines 28–29 and
@@ -164,6 +170,7 @@ func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Re
 	}
 	p.setTarget(start) // Algorithm 2 line 6; newPass re-keys (lines 7–8)
 	p.fit()
+	a.fitMark()
 	var best Result
 	found := false
 	for {
