@@ -40,8 +40,8 @@ func NewARAStar(g Graph) *ARAStar { return &ARAStar{g: g} }
 
 // Slot states of a node in araState.pos besides its open-list slot.
 const (
-	araOut    int32 = -1 // in neither OPEN nor INCONS
-	araIncons int32 = -3 // in INCONS
+	araOut    int32 = unqueued // in neither OPEN nor INCONS
+	araIncons int32 = -3       // in INCONS
 )
 
 // araState is ARA*'s per-node data in flat slices indexed by NodeID,
@@ -49,29 +49,18 @@ const (
 // searches by a second stamp: a node is in CLOSED when closedIn equals
 // the current search's number.
 type araState struct {
-	stamp    []uint32  // query that made the node's g, parent and pos valid [len = NumNodes]
-	closedIn []uint32  // search (ImprovePath call) that expanded the node [len = NumNodes]
-	g        []float64 // cost of the best path found from the start [len = NumNodes]
-	parent   []NodeID  // predecessor on that path, None at the start [len = NumNodes]
-	pos      []int32   // slot in OPEN, or araOut, or araIncons [len = NumNodes]
-	query    uint32
-	search   uint32 // never 0 once a search began
+	searchState          // g: cost of the best path from the start; pos: slot in OPEN, or araOut, or araIncons
+	closedIn    []uint32 // search (ImprovePath call) that expanded the node [len = NumNodes]
+	search      uint32   // never 0 once a search began
 }
 
 // reset starts a new query over n nodes.
 func (s *araState) reset(n int) {
-	if len(s.stamp) != n {
-		s.stamp = make([]uint32, n)
+	if len(s.closedIn) != n {
 		s.closedIn = make([]uint32, n)
-		s.g = make([]float64, n)
-		s.parent = make([]NodeID, n)
-		s.pos = make([]int32, n)
-		s.query, s.search = 0, 0
+		s.search = 0
 	}
-	if s.query++; s.query == 0 {
-		clear(s.stamp)
-		s.query = 1
-	}
+	s.searchState.reset(n)
 }
 
 // nextSearch empties CLOSED.
@@ -80,19 +69,6 @@ func (s *araState) nextSearch() {
 		clear(s.closedIn)
 		s.search = 1
 	}
-}
-
-// touch makes n's fields valid for this query and reports whether it
-// was new: g(n) = ∞, {06}–{07}.
-func (s *araState) touch(n NodeID) bool {
-	if s.stamp[n] == s.query {
-		return false
-	}
-	s.stamp[n] = s.query
-	s.g[n] = math.Inf(1)
-	s.parent[n] = None
-	s.pos[n] = araOut
-	return true
 }
 
 // araRun is the progress of one Plan call.
