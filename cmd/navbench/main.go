@@ -49,8 +49,12 @@ func run(args []string, stdout io.Writer) error {
 	return cmd(args[1:], stdout)
 }
 
-// startProfile starts a CPU profile into path and returns what stops it.
+// startProfile starts a CPU profile into path, if path is set, and
+// returns what stops it.
 func startProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err

@@ -73,13 +73,11 @@ func runReplan(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *profile != "" {
-		stop, err := startProfile(*profile)
-		if err != nil {
-			return err
-		}
-		defer stop()
+	stop, err := startProfile(*profile)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if f.mapPath == "" {
 		return fmt.Errorf("replan: -map is required")
 	}

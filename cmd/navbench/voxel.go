@@ -88,13 +88,11 @@ func runVoxel(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *profile != "" {
-		stop, err := startProfile(*profile)
-		if err != nil {
-			return err
-		}
-		defer stop()
+	stop, err := startProfile(*profile)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if *mapPath == "" {
 		return fmt.Errorf("voxel: -map is required")
 	}
