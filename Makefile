@@ -61,10 +61,10 @@ $(INTEROP)/fastdds-peer: test/interop/fastdds/peer.cpp test/interop/idl/ros.idl 
 
 ## test: the README's test command: regeneration check, vet, every test with -race in an
 ## isolated network namespace (DDS traffic stays on loopback), the planners' full Moving AI
-## runs without the race detector (it slows them tenfold), fuzz smoke run
+## runs and the navmesh property tests without the race detector (it slows them tenfold), fuzz smoke run
 test: check-generated vet peers
 	scripts/netns $(GO) test -race -count=1 ./...
-	$(GO) test -count=1 ./planners/ ./cmd/navbench/
+	$(GO) test -count=1 ./planners/ ./costmap/navmesh/ ./cmd/navbench/
 	FUZZTIME=$(FUZZTIME) scripts/fuzz
 
 ## fuzz: run every fuzz target for FUZZTIME executions or seconds (e.g. make fuzz FUZZTIME=2000000x)

@@ -1,0 +1,5 @@
+//go:build race
+
+package navmesh
+
+const raceDetector = true
