@@ -1,0 +1,183 @@
+package planners
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// maskedDijkstra is the reference for Masked: Dijkstra over l's moves
+// between cells with in set, written without Masked.
+func maskedDijkstra(l *Lattice, in []bool, start, goal NodeID) float64 {
+	dist := make([]float64, l.NumNodes())
+	done := make([]bool, l.NumNodes())
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	dist[start] = 0
+	var edges []Edge
+	for {
+		u := None
+		for v := range dist {
+			if !done[v] && !math.IsInf(dist[v], 1) && (u == None || dist[v] < dist[u]) {
+				u = NodeID(v)
+			}
+		}
+		if u == None || u == goal {
+			return dist[goal]
+		}
+		done[u] = true
+		for _, e := range l.Successors(u, edges[:0]) {
+			if in[e.To] {
+				dist[e.To] = min(dist[e.To], dist[u]+e.Cost)
+			}
+		}
+	}
+}
+
+// randomMask returns a mask of l's cells: random boxes, then random cells,
+// as a bitset and as a []bool.
+func randomMask(rng *rand.Rand, l *Lattice) ([]uint64, []bool) {
+	n := l.NumNodes()
+	bits, in := make([]uint64, (n+63)/64), make([]bool, n)
+	set := func(v NodeID) { bits[v>>6] |= 1 << (v & 63); in[v] = true }
+	for range rng.IntN(4) {
+		x0, y0, z0 := rng.Int32N(l.W), rng.Int32N(l.H), rng.Int32N(l.D)
+		x1, y1, z1 := x0+rng.Int32N(l.W), y0+rng.Int32N(l.H), z0+rng.Int32N(l.D)
+		for z := z0; z <= min(z1, l.D-1); z++ {
+			for y := y0; y <= min(y1, l.H-1); y++ {
+				for x := x0; x <= min(x1, l.W-1); x++ {
+					set(l.ID(x, y, z))
+				}
+			}
+		}
+	}
+	density := rng.Float64()
+	for v := range NodeID(n) {
+		if rng.Float64() < density {
+			set(v)
+		}
+	}
+	return bits, in
+}
+
+// TestMaskedEqualsReference: on random lattices and masks, A* and AD* on
+// Masked find the cost of Dijkstra restricted to the mask, on a path that
+// stays in it. That cost lies between A* on the whole lattice and A* on
+// the lattice with the cells outside the mask blocked: blocking also
+// forbids diagonal moves past those cells (no corner cutting), which
+// Masked, removing only nodes, allows.
+func TestMaskedEqualsReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	ctx := context.Background()
+	paths := 0
+	for i := range 1000 {
+		planar := i%2 == 0
+		d := 1 + rng.IntN(5)
+		if planar {
+			d = 1
+		}
+		l, err := NewLattice(2+rng.IntN(10), 2+rng.IntN(10), d, planar)
+		require.NoError(t, err)
+		density := rng.Float64() * 0.3
+		for v := range NodeID(l.NumNodes()) {
+			l.SetBlocked(v, rng.Float64() < density)
+			if i%3 == 0 {
+				l.SetWeight(v, 1+rng.Float32()*2)
+			}
+		}
+		bits, in := randomMask(rng, l)
+		start, goal := NodeID(rng.IntN(l.NumNodes())), NodeID(rng.IntN(l.NumNodes()))
+		l.SetBlocked(start, false)
+		l.SetBlocked(goal, false)
+		m := NewMasked(l, bits)
+		r, err := NewAStar(m).Plan(ctx, start, goal, nil)
+		switch {
+		case !in[start]:
+			require.ErrorIs(t, err, ErrStartBlocked, "case %d", i)
+			continue
+		case !in[goal]:
+			require.ErrorIs(t, err, ErrGoalBlocked, "case %d", i)
+			continue
+		}
+		want := maskedDijkstra(l, in, start, goal)
+		ad, adErr := NewADStar(m).Plan(ctx, start, goal, nil)
+		if math.IsInf(want, 1) {
+			require.ErrorIs(t, err, ErrNoPath, "case %d", i)
+			require.ErrorIs(t, adErr, ErrNoPath, "case %d", i)
+			continue
+		}
+		require.NoError(t, err, "case %d", i)
+		require.NoError(t, adErr, "case %d", i)
+		require.InDelta(t, want, r.Cost, 1e-9, "case %d", i)
+		require.InDelta(t, want, ad.Cost, 1e-9, "case %d: AD*", i)
+		for _, v := range r.Path {
+			require.True(t, in[v], "case %d: node %d outside the mask", i, v)
+		}
+		paths++
+
+		whole, err := NewAStar(l).Plan(ctx, start, goal, nil)
+		require.NoError(t, err)
+		require.LessOrEqual(t, whole.Cost, r.Cost+1e-9, "case %d", i)
+		blocked, err := NewLattice(int(l.W), int(l.H), int(l.D), planar)
+		require.NoError(t, err)
+		for v := range NodeID(l.NumNodes()) {
+			blocked.SetBlocked(v, l.Blocked(v) || !in[v])
+			if l.weight != nil {
+				blocked.SetWeight(v, l.weight[v])
+			}
+		}
+		if b, err := NewAStar(blocked).Plan(ctx, start, goal, nil); err == nil {
+			require.GreaterOrEqual(t, b.Cost, r.Cost-1e-9, "case %d", i)
+		}
+	}
+	require.Greater(t, paths, 250)
+}
+
+// TestMaskedFullAndEmpty: a full mask is the graph itself, an empty one
+// has no passable node; a short mask panics.
+func TestMaskedFullAndEmpty(t *testing.T) {
+	l, err := NewLattice(70, 3, 1, true)
+	require.NoError(t, err)
+	full := make([]uint64, 4)
+	for i := range full {
+		full[i] = ^uint64(0)
+	}
+	m := NewMasked(l, full)
+	var a, b []Edge
+	for v := range NodeID(l.NumNodes()) {
+		a, b = l.Successors(v, a[:0]), m.Successors(v, b[:0])
+		require.Equal(t, a, b)
+		require.Equal(t, a, m.Predecessors(v, nil))
+		require.True(t, m.Passable(v))
+		require.Equal(t, l.Heuristic(v, 0), m.Heuristic(v, 0))
+	}
+	m = NewMasked(l, make([]uint64, 4))
+	require.False(t, m.Passable(5))
+	require.Empty(t, m.Successors(5, nil))
+	require.Panics(t, func() { NewMasked(l, make([]uint64, 3)) })
+}
+
+// TestMaskedAllocs: neighbour calls into a buffer with room allocate
+// nothing.
+func TestMaskedAllocs(t *testing.T) {
+	l, err := NewLattice(20, 20, 20, false)
+	require.NoError(t, err)
+	bits := make([]uint64, (l.NumNodes()+63)/64)
+	for i := range bits {
+		bits[i] = 0x5555555555555555
+	}
+	m := NewMasked(l, bits)
+	dst := make([]Edge, 0, 32)
+	v := l.ID(10, 10, 10)
+	allocs := testing.AllocsPerRun(100, func() {
+		dst = m.Successors(v, dst[:0])
+		dst = m.Predecessors(v, dst[:0])
+		_ = m.Passable(v)
+		_ = m.Heuristic(v, 0)
+	})
+	require.Zero(t, allocs)
+}
