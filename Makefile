@@ -76,5 +76,6 @@ bench: peers
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./msgs/
 	$(GO) test -run '^$$' -bench . -benchtime 2x -count 3 -timeout 30m ./costmap/voxel/
 	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 -timeout 30m ./planners/
+	$(GO) test -run '^$$' -bench . -benchtime 20x -count 3 ./costmap/navmesh/...
 	scripts/navbench
 	scripts/netns $(GO) test -run '^$$' -bench . -benchtime 14000x -count 3 ./test/interop/

@@ -3,12 +3,18 @@
 //	navbench voxel  -map F.3dmap -scen F.3dmap.3dscen -planner NAME [-n N] [-every K]
 //	navbench replan -map F.3dmap -scen F.3dmap.3dscen [-every K] [-events N] ...
 //	navbench dpa    [-map depot.yaml] [-n N] [-obstacles N] ...
+//	navbench meshdpa -world depot|warehouse|aerial [-n N] [-obstacles N] ...
+//	navbench tunnel -map F.3dmap -scen F.3dmap.3dscen [-width W] ...
+//	navbench meshsvg [-o docs/navmesh-depot.svg] ...
 //
 // voxel solves Moving AI voxel scenarios with one planner and prints one
 // line per scenario; replan walks a robot through a Moving AI map while
 // obstacles appear on its path and compares repairs with A* from scratch;
-// dpa is Table I of the DPA* paper. Each prints its table, then a
-// summary; `navbench CMD -h` lists a command's flags.
+// dpa is Table I of the DPA* paper on a grid, meshdpa on navigation
+// meshes; tunnel compares AD* focused in a tunnel around the mesh route
+// with AD* on the whole lattice; meshsvg draws a mesh before and after an
+// obstacle. Each prints its table, then a summary; `navbench CMD -h`
+// lists a command's flags.
 package main
 
 import (
@@ -32,19 +38,22 @@ func main() {
 
 // commands are navbench's subcommands by name.
 var commands = map[string]func(args []string, stdout io.Writer) error{
-	"voxel":  runVoxel,
-	"replan": runReplan,
-	"dpa":    runDPA,
+	"voxel":   runVoxel,
+	"replan":  runReplan,
+	"dpa":     runDPA,
+	"meshdpa": runMeshDPA,
+	"tunnel":  runTunnel,
+	"meshsvg": runMeshSVG,
 }
 
 // run dispatches to a subcommand.
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: navbench voxel|replan|dpa [flags] (navbench CMD -h for a command's flags)")
+		return errors.New("usage: navbench voxel|replan|dpa|meshdpa|tunnel|meshsvg [flags] (navbench CMD -h for a command's flags)")
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		return fmt.Errorf("unknown command %q: want voxel, replan or dpa", args[0])
+		return fmt.Errorf("unknown command %q: want voxel, replan, dpa, meshdpa, tunnel or meshsvg", args[0])
 	}
 	return cmd(args[1:], stdout)
 }

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/navnode/navnode/costmap/navmesh"
+	"github.com/navnode/navnode/planners"
+)
+
+// A mesh update replaces the regions of the tiles it rebuilds: it removes
+// some regions and adds others. Their centres move, so a route through
+// the new regions can come out cheaper than the old one even when an
+// obstacle was inserted, and the mesh then certifies no kind of change
+// (Delta.Change 0, "mixed"; see navmesh's certify.go). But the update is
+// two monotone changes in a row: removing regions only raises distances
+// (an insertion), adding regions only lowers them (a deletion). Edges
+// between regions that outlive the update do not change (an edge depends
+// on its two regions only), so the graph between the two halves is the
+// mesh after the update without the added regions. With -mixed split,
+// DPA* re-plans a mixed update as those two changes, one Replan each, in
+// order, as planners.DPAStar.Replan prescribes; each is certified by
+// construction, and the Delta's R holds every node either half touched.
+
+// withoutAdded is the mesh without the regions the last update added:
+// the graph between its two halves. It hides ids from first on, the
+// added regions (an update's new ids are the newest).
+type withoutAdded struct {
+	m     *navmesh.Mesh
+	first planners.NodeID
+}
+
+var _ planners.SpatialGraph = (*withoutAdded)(nil)
+
+// NumNodes, Successors, Predecessors, Heuristic, Passable and Position
+// implement planners.SpatialGraph: the mesh's, hidden regions left out.
+
+func (g *withoutAdded) NumNodes() int { return g.m.NumNodes() }
+
+func (g *withoutAdded) Successors(n planners.NodeID, dst []planners.Edge) []planners.Edge {
+	return g.filter(len(dst), g.m.Successors(n, dst))
+}
+
+func (g *withoutAdded) Predecessors(n planners.NodeID, dst []planners.Edge) []planners.Edge {
+	return g.filter(len(dst), g.m.Predecessors(n, dst))
+}
+
+// filter drops the edges to hidden regions from dst[from:].
+func (g *withoutAdded) filter(from int, dst []planners.Edge) []planners.Edge {
+	k := from
+	for _, e := range dst[from:] {
+		if e.To < g.first {
+			dst[k] = e
+			k++
+		}
+	}
+	return dst[:k]
+}
+
+func (g *withoutAdded) Heuristic(a, b planners.NodeID) float64 { return g.m.Heuristic(a, b) }
+
+func (g *withoutAdded) Passable(n planners.NodeID) bool { return n < g.first && g.m.Passable(n) }
+
+func (g *withoutAdded) Position(n planners.NodeID) [3]float64 { return g.m.Position(n) }
+
+// hide sets the graph up for the Delta of the last update, and reports
+// whether its added regions are the newest ids, as split needs.
+func (g *withoutAdded) hide(d *navmesh.Delta) bool {
+	g.first = planners.NodeID(g.m.NumNodes() - len(d.Added))
+	for _, n := range d.Added {
+		if n < g.first {
+			return false
+		}
+	}
+	return true
+}
+
+// dpaReplan is what a robot's DPA* does after the last event: Replan its
+// old path with the Delta's affected region and kind of change; plan from
+// scratch when the path's ends are gone ("fresh"); when the change is
+// mixed, re-plan with the kind ReplanChange gives for this path
+// ("checked"), else from scratch, or (split) in two halves. It returns
+// the row's scenario.
+func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planners.NodeID, change string) (planners.Result, string, error) {
+	e.dpa.Forget() // one planner for the crowd: the path it remembers is another robot's
+	d, old := &e.delta, p.old
+	switch {
+	case old[0] != s || old[len(old)-1] != g:
+		r, err := e.dpa.Plan(ctx, s, g, e.dbuf)
+		return r, change + ", " + scenFresh, err
+	case d.Change == 0 && e.split && e.splittable:
+		r, first, err := e.splitReplan(ctx, old, g)
+		if first == planners.InsertionAffected {
+			return r, change + ", " + scenSplit + ", old path affected", err
+		}
+		return r, change + ", " + scenSplit + ", old path unaffected", err
+	case d.Change == 0 && e.check:
+		c, ok := e.w.mesh.ReplanChange(d, old, 0, p.cum)
+		if !ok {
+			r, err := e.dpa.Plan(ctx, s, g, e.dbuf)
+			return r, change + ", " + scenMixed, err
+		}
+		r, scen, err := e.dpa.Replan(ctx, old, 0, g, d.R, c, e.dbuf)
+		return r, change + ", checked: " + scen.String(), err
+	case d.Change == 0:
+		r, err := e.dpa.Plan(ctx, s, g, e.dbuf)
+		return r, change + ", " + scenMixed, err
+	}
+	r, scen, err := e.dpa.Replan(ctx, old, 0, g, d.R, d.Change, e.dbuf)
+	return r, scen.String(), err
+}
+
+// splitReplan re-plans after a mixed update as the removal of its
+// removed regions (an insertion, on the graph without the added ones)
+// and then the addition of its added regions (a deletion, on the mesh).
+// When the removal cut the path off, the second half plans from scratch.
+// The result counts both searches; the scenario is the first half's,
+// which tells whether the old path ran through R.
+func (e *meshExperiment) splitReplan(ctx context.Context, old []planners.NodeID, g planners.NodeID) (planners.Result, planners.DPAScenario, error) {
+	d := &e.delta
+	e.dpaHalf.Forget()
+	r1, first, err := e.dpaHalf.Replan(ctx, old, 0, g, d.R, planners.ObstacleInserted, e.hbuf)
+	var r2 planners.Result
+	switch {
+	case errors.Is(err, planners.ErrNoPath):
+		r2, err = e.dpa.Plan(ctx, old[0], g, e.dbuf)
+	case err != nil:
+		return r1, first, err
+	default:
+		e.hbuf = r1.Path[:0]
+		r2, _, err = e.dpa.Replan(ctx, r1.Path, 0, g, d.R, planners.ObstacleDeleted, e.dbuf)
+	}
+	r2.Stats.Expansions += r1.Stats.Expansions
+	r2.Stats.Touched += r1.Stats.Touched
+	r2.Stats.Elapsed += r1.Stats.Elapsed
+	return r2, first, err
+}
