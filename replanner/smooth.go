@@ -1,0 +1,60 @@
+package replanner
+
+import (
+	"github.com/golang/geo/r3"
+	"github.com/navnode/navnode/planners"
+)
+
+// smooth returns the published path for the raw path rem (start node
+// first): from, the robot's point in rem[0]'s voxel, then the centres of
+// the raw path's corners, then to, the goal point in the last node's
+// voxel, shortened by line of sight: a waypoint is dropped when the
+// segment that skips it touches only voxels of cost ≤ MaxCost
+// (voxel.Map.LineOfSight, whose supercover checks a diagonal as the
+// lattice's no-corner-cutting rule does, so no staircase is left where a
+// straight segment is free).
+//
+// Consecutive raw cells are a legal lattice move, whose bounding box is
+// passable, so the unshortened chain has line of sight and the greedy
+// shortening below always finds a next waypoint. (Through Unknown voxels
+// passable with UnknownIsFree, line of sight fails and the raw corners
+// stay.)
+func (l *Loop) smooth(from r3.Vector, rem []planners.NodeID, to r3.Vector) []r3.Vector {
+	pts := l.corners(from, rem, to)
+	out := make([]r3.Vector, 0, 8)
+	out = append(out, pts[0])
+	anchor := pts[0]
+	for i := 1; i < len(pts)-1; i++ {
+		if !l.m.LineOfSight(anchor, pts[i+1], l.cfg.MaxCost) {
+			anchor = pts[i]
+			out = append(out, anchor)
+		}
+	}
+	if last := pts[len(pts)-1]; len(pts) > 1 {
+		out = append(out, last)
+	}
+	return out
+}
+
+// corners returns from, the centres of the interior nodes of rem where
+// the path turns, and to. Dropping the nodes inside a straight run
+// changes no segment: the run's steps are one straight line.
+func (l *Loop) corners(from r3.Vector, rem []planners.NodeID, to r3.Vector) []r3.Vector {
+	pts := []r3.Vector{from}
+	for i := 1; i+1 < len(rem); i++ {
+		ax, ay, az := l.g.Cell(rem[i-1])
+		bx, by, bz := l.g.Cell(rem[i])
+		cx, cy, cz := l.g.Cell(rem[i+1])
+		if bx-ax == cx-bx && by-ay == cy-by && bz-az == cz-bz && i > 1 {
+			continue // inside a straight run (i = 1 is kept: from is off-centre)
+		}
+		pts = append(pts, l.project(l.frame.Center(l.g.key(rem[i]))))
+	}
+	if len(rem) > 2 {
+		// the last interior node is kept too: to is off-centre
+		if c := l.project(l.frame.Center(l.g.key(rem[len(rem)-2]))); c != pts[len(pts)-1] {
+			pts = append(pts, c)
+		}
+	}
+	return append(pts, to)
+}

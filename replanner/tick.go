@@ -1,0 +1,225 @@
+package replanner
+
+import (
+	"context"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/golang/geo/r3"
+	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/planners"
+)
+
+// Output is what one Tick decided. Its slices are the caller's.
+type Output struct {
+	Status Status
+	// Path is the path to follow, smoothed by line of sight, metres in the
+	// map frame: the robot's position first (or, when the robot is inside
+	// an inflated obstacle, the centre of the voxel it plans from), Goal
+	// last. Empty unless Following.
+	Path []r3.Vector
+	// Raw is the lattice path from the robot's voxel to the goal's, and
+	// RawCost its cost in lattice units (voxel edges weighted by cost;
+	// × resolution = metres when no cost weighs).
+	Raw     []voxel.Key
+	RawCost float64
+	// Replanned: the planner ran and produced the path in this Tick (not
+	// when the previous path was kept and trimmed behind the robot).
+	Replanned bool
+	// Epsilon bounds the path's suboptimality: RawCost ≤ Epsilon ·
+	// optimal. 1 but for AD* still improving, and +Inf for a previous
+	// path kept, still legal, after a change while its repair ran out of
+	// time.
+	Epsilon float64
+	// Stats are the planner's for this Tick (zero without a search), and
+	// RepairTime the time spent searching.
+	Stats      planners.Stats
+	RepairTime time.Duration
+	// Goal is the goal actually planned to: the requested one, or the
+	// centre of the nearest passable voxel when its voxel is blocked.
+	Goal r3.Vector
+}
+
+// Tick does the planning work due and returns the path to follow. It
+// searches only when it must: a new goal, a change that crossed the
+// remaining path, a cost that fell, the robot off the path's cells, AD*
+// still above ε = 1, or a search that ran out of time; otherwise it keeps
+// the previous path, trimmed behind the robot. It never runs past ctx's
+// end nor, beyond one deadline-check interval, past Config.Budget.
+func (l *Loop) Tick(ctx context.Context) Output {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if !l.hasGoal {
+		return Output{Status: Idle}
+	}
+	if l.reached {
+		return Output{Status: Reached, Goal: l.goalPoint, Epsilon: 1}
+	}
+	goal, ok := l.resolveGoal()
+	if !ok {
+		l.path.clear()
+		return Output{Status: Unreachable, Goal: l.goal, Epsilon: 1}
+	}
+	out := Output{Status: Planning, Goal: l.goalPoint, Epsilon: 1}
+	if !l.hasPose {
+		return out
+	}
+	if dist(l.pose, l.goalPoint) <= l.cfg.ReachedTolerance {
+		l.reached = true
+		l.path.clear()
+		out.Status = Reached
+		return out
+	}
+	start, from, ok := l.resolveStart()
+	if !ok {
+		out.Status = Blocked
+		return out
+	}
+	at := l.path.index(start)
+	if l.unreachable && !l.newGoal && !l.dirty && start == l.lastStart {
+		out.Status = Unreachable // nothing changed since the search that found no path
+		return out
+	}
+	if at >= 0 && !l.newGoal && !l.affected && !l.fell && !l.stale && l.eps <= 1 {
+		l.path.head = at // DPA*'s scenario 1: the remaining path is still optimal
+		return l.following(out, from, false)
+	}
+	return l.replan(ctx, out, start, goal, from, at)
+}
+
+// replan runs the planner from start to goal and publishes its path; when
+// the search runs out of time it keeps the previous path if it is still
+// legal and the robot is on it.
+func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.NodeID, from r3.Vector, at int) Output {
+	res, err := l.search(ctx, start, goal)
+	out.Stats, out.RepairTime = res.Stats, res.Stats.Elapsed
+	switch {
+	case err == nil:
+		if l.path.set(l.g, res.Path) != nil { // cannot happen: planners return lattice moves
+			l.resetPlanner()
+			l.stale = true
+			return out
+		}
+		l.eps = max(res.Stats.Epsilon, 1)
+		l.settle(start)
+		return l.following(out, from, true)
+	case errors.Is(err, planners.ErrNoPath):
+		l.path.clear()
+		l.settle(start)
+		l.unreachable = true
+		out.Status = Unreachable
+		return out
+	}
+	l.stale = true // resume on the next Tick
+	if !errors.Is(err, planners.ErrTimeout) {
+		l.resetPlanner() // cannot happen: start and goal are passable lattice nodes
+	} else if at >= 0 && !l.newGoal && (!l.affected || l.path.refresh(l.g) == nil) {
+		// Out of time, but the previous path is still legal and the robot
+		// on it. After a change its bound is unknown, and so is that of
+		// the rest of an ε-bounded path (only optimality passes to a
+		// suffix).
+		if l.affected || l.fell || (l.eps > 1 && at != l.path.head) {
+			l.eps = math.Inf(1)
+		}
+		l.path.head = at
+		return l.following(out, from, false)
+	}
+	l.path.clear()
+	return out
+}
+
+// settle records that a search finished, from start: what it answered
+// is up to date.
+func (l *Loop) settle(start planners.NodeID) {
+	l.newGoal, l.affected, l.fell, l.dirty, l.stale, l.unreachable = false, false, false, false, false, false
+	l.lastStart = start
+}
+
+// search runs the strategy's planner under ctx and the Budget.
+func (l *Loop) search(ctx context.Context, start, goal planners.NodeID) (planners.Result, error) {
+	if l.cfg.Budget > 0 {
+		ctx = newSliceContext(ctx, l.cfg.Budget)
+	}
+	var res planners.Result
+	var err error
+	switch {
+	case l.dstar != nil:
+		res, err = l.dstar.Plan(ctx, start, goal, l.plan[:0])
+	case l.adstar != nil:
+		res, err = l.adstar.Plan(ctx, start, goal, l.plan[:0])
+	default:
+		res, err = l.astar.Plan(ctx, start, goal, l.plan[:0])
+	}
+	if err != nil {
+		res.Path = nil // A*'s partial path on timeout leads nowhere useful
+	} else if cap(res.Path) > cap(l.plan) {
+		l.plan = res.Path[:0] // keep the grown buffer for the next search
+	}
+	return res, err
+}
+
+func (l *Loop) resetPlanner() {
+	switch {
+	case l.dstar != nil:
+		l.dstar.Reset()
+	case l.adstar != nil:
+		l.adstar.Reset()
+	}
+}
+
+// resolveGoal returns the goal node: the requested goal's voxel if it is
+// passable, else the nearest passable voxel within GoalTolerance (false
+// with none). It sets goalPoint, and newGoal when the node moved.
+func (l *Loop) resolveGoal() (planners.NodeID, bool) {
+	k, _ := l.frame.KeyOf(l.goal) // SetGoal checked it is inside the Volume
+	n, p := l.g.id(k), l.goal
+	if !l.g.Passable(n) {
+		var ok bool
+		if n, ok = l.g.nearest(k, l.cfg.GoalTolerance, l.frame.Resolution); !ok {
+			return planners.None, false
+		}
+		p = l.project(l.frame.Center(l.g.key(n)))
+	}
+	if n != l.goalCell {
+		l.goalCell, l.newGoal = n, true
+	}
+	l.goalPoint = p
+	return n, true
+}
+
+// resolveStart returns the node to plan from and the path's first point:
+// the robot's voxel and position, or, when that voxel is not passable or
+// not in the Volume, the nearest passable voxel within StartTolerance and
+// its centre (false with none).
+func (l *Loop) resolveStart() (planners.NodeID, r3.Vector, bool) {
+	k, ok := l.frame.KeyOf(l.pose)
+	if !ok {
+		return planners.None, r3.Vector{}, false
+	}
+	if n := l.g.id(k); n != planners.None && l.g.Passable(n) {
+		return n, l.pose, true
+	}
+	n, ok := l.g.nearest(k, l.cfg.StartTolerance, l.frame.Resolution)
+	if !ok {
+		return planners.None, r3.Vector{}, false
+	}
+	return n, l.project(l.frame.Center(l.g.key(n))), true
+}
+
+// following fills out with the remaining path, from the point from.
+func (l *Loop) following(out Output, from r3.Vector, replanned bool) Output {
+	rem := l.path.remaining()
+	out.Status, out.Replanned, out.Epsilon = Following, replanned, l.eps
+	out.RawCost = l.path.cost()
+	out.Raw = make([]voxel.Key, len(rem))
+	for i, n := range rem {
+		out.Raw[i] = l.g.key(n)
+	}
+	out.Path = l.smooth(from, rem, l.goalPoint)
+	return out
+}
+
+// dist is the distance between two points, metres.
+func dist(a, b r3.Vector) float64 { return a.Sub(b).Norm() }
