@@ -1,0 +1,67 @@
+// Package launch reads ROS 2 XML launch files, the subset navnode's own
+// launch files use, and turns them into the processes to start, so CI and
+// `make demo` run the same files users run with `ros2 launch`.
+//
+//	procs, err := launch.Load("launch/navnode.launch.xml", launch.Options{
+//		Args:  map[string]string{"namespace": "/uav1"},
+//		Share: pkgs.PackageShare,
+//		Exec:  pkgs.Executable,
+//	})
+//
+// # Elements
+//
+//	<launch [version]>                      the root
+//	<arg name [default] [description]>      a launch argument; name:=value on the command line wins
+//	<let name value>                        sets a launch configuration
+//	<include file>  <arg name value/>*      another launch file
+//	<group [scoped]>                        actions whose configurations and namespace do not leak (scoped="true", the default)
+//	<push-ros-namespace namespace>          namespaces the nodes after it in its group
+//	<node pkg exec [name] [namespace] [args] [ros_args] [output]>
+//	    <param name value/>                 -p name:=value
+//	    <param from/>                       --params-file FILE
+//	    <remap from to/>                    -r from:=to
+//	    <env name value/>                   an environment variable of the process
+//
+// Every element but <launch>, <param>, <remap>, <env> and an include's
+// <arg> takes if="BOOL" and unless="BOOL"; BOOL is true, false, 1 or 0 in
+// any case after substitution, as in launch. Anything else is an error
+// naming the file and line, checked for the whole file before anything
+// runs, so a typo in a branch that is switched off still fails.
+//
+// # Substitutions
+//
+//	$(var NAME)               a launch configuration (an <arg> or <let>); undefined is an error
+//	$(env NAME [DEFAULT])     an environment variable; unset without a default is an error
+//	$(optenv NAME [DEFAULT])  an environment variable, "" when unset
+//	$(find-pkg-share PKG)     a package's share directory, from Options.Share
+//	$(dirname)                the directory of the launch file being read
+//	$(filename)               the launch file being read
+//
+// Arguments are separated by spaces and may be quoted with ' or "; they
+// may themselves hold substitutions.
+//
+// # Semantics kept from ros2 launch
+//
+// Launch configurations are those of launch: command-line arguments are
+// set first, an <arg> takes its default only when its name is not set yet,
+// and <include> is not scoped: the includer's configurations are visible
+// in the included file, the include's <arg> values are set in the
+// includer's scope, and what the included file sets stays set after it, as
+// in ros2 launch (ros2/launch#801); wrap an include in <group> to scope it.
+// A relative include path is relative to the working directory, as in
+// launch; write $(dirname)/x.launch.xml for a sibling file.
+//
+// A node's command line is launch_ros's: the words of args, then
+// --ros-args, the words of ros_args, -r __node:=NAME, -r __ns:=NS, the
+// remaps and then the parameters, each in document order (later parameters
+// win, the first matching remap wins). A namespace that is not absolute is
+// put in the one pushed by <push-ros-namespace>. launch_ros writes <param
+// name value> into a temporary parameters file; -p types the value the
+// same way (as a YAML scalar).
+//
+// # Differences
+//
+// Load is stricter than ros2 launch in one way: a command-line argument
+// that no file declares with <arg> is an error, to catch typos. Only the
+// elements above exist; launch files that need more belong to ros2 launch.
+package launch

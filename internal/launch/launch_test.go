@@ -1,0 +1,196 @@
+package launch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// testOptions resolves package demo to /opt/demo and its executables to
+// /opt/demo/bin; every other package is not found.
+func testOptions(args map[string]string) Options {
+	return Options{
+		Args: args,
+		Share: func(pkg string) (string, error) {
+			if pkg == "demo" {
+				return "/opt/demo", nil
+			}
+			return Packages{LookupEnv: noEnv}.PackageShare(pkg)
+		},
+		Exec: func(pkg, exe string) (string, error) {
+			if pkg == "demo" {
+				return "/opt/demo/bin/" + exe, nil
+			}
+			return Packages{LookupEnv: noEnv}.Executable(pkg, exe)
+		},
+		LookupEnv: func(name string) (string, bool) {
+			if name == "NAVLAUNCH_TEST_SET" {
+				return "from-env", true
+			}
+			return "", false
+		},
+	}
+}
+
+func noEnv(string) (string, bool) { return "", false }
+
+// writeFiles writes name → text into a temporary directory and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	return dir
+}
+
+// loadText loads one launch file with the test options.
+func loadText(t *testing.T, text string, args map[string]string) ([]Process, error) {
+	t.Helper()
+	dir := writeFiles(t, map[string]string{"x.launch.xml": text})
+	return Load(filepath.Join(dir, "x.launch.xml"), testOptions(args))
+}
+
+func TestNodeCommandLine(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <arg name="rate" default="5"/>
+  <arg name="words" default="two words"/>
+  <node pkg="demo" exec="talker" name="talk" namespace="robots" args="-v $(var words) --x=$(var rate)"
+        ros_args="--log-level debug" output="screen">
+    <param from="/etc/a.yaml"/>
+    <param name="rate" value="$(var rate)"/>
+    <param name="label" value=""/>
+    <remap from="chatter" to="/chat"/>
+    <env name="FOO" value="bar $(var rate)"/>
+  </node>
+</launch>`, map[string]string{"rate": "7"})
+	require.NoError(t, err)
+	require.Len(t, procs, 1)
+	p := procs[0]
+	require.Equal(t, "talk", p.Name)
+	require.Equal(t, "/opt/demo/bin/talker", p.Path)
+	require.Equal(t, []string{"-v", "two words", "--x=7", "--ros-args", "--log-level", "debug",
+		"-r", "__node:=talk", "-r", "__ns:=/robots", "-r", "chatter:=/chat",
+		"--params-file", "/etc/a.yaml", "-p", "rate:=7", "-p", "label:=''"}, p.Args)
+	require.Equal(t, []string{"FOO=bar 7"}, p.Env)
+	require.Equal(t, "screen", p.Output)
+	require.True(t, strings.HasSuffix(p.Pos, "x.launch.xml:4"), p.Pos)
+}
+
+func TestBareNodeHasNoRosArgs(t *testing.T) {
+	procs, err := loadText(t, `<launch><node pkg="demo" exec="a"/><node pkg="demo" exec="a"/></launch>`, nil)
+	require.NoError(t, err)
+	require.Len(t, procs, 2)
+	require.Empty(t, procs[0].Args)
+	require.Equal(t, []string{"a", "a-2"}, []string{procs[0].Name, procs[1].Name}, "names are made unique")
+}
+
+func TestGroupsScopeAndNamespaces(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <let name="x" value="outer"/>
+  <group>
+    <push-ros-namespace namespace="fleet"/>
+    <let name="x" value="inner"/>
+    <node pkg="demo" exec="a" name="a" args="$(var x)"/>
+    <group>
+      <push_ros_namespace namespace="uav1"/>
+      <node pkg="demo" exec="b" name="b" namespace="sensors"/>
+      <node pkg="demo" exec="c" name="c" namespace="/abs"/>
+    </group>
+  </group>
+  <node pkg="demo" exec="d" name="d" args="$(var x)"/>
+  <group scoped="false"><let name="x" value="leaked"/></group>
+  <node pkg="demo" exec="e" name="e" args="$(var x)"/>
+</launch>`, nil)
+	require.NoError(t, err)
+	got := map[string][]string{}
+	for _, p := range procs {
+		got[p.Name] = p.Args
+	}
+	require.Equal(t, []string{"inner", "--ros-args", "-r", "__node:=a", "-r", "__ns:=/fleet"}, got["a"])
+	require.Equal(t, []string{"--ros-args", "-r", "__node:=b", "-r", "__ns:=/fleet/uav1/sensors"}, got["b"])
+	require.Equal(t, []string{"--ros-args", "-r", "__node:=c", "-r", "__ns:=/abs"}, got["c"])
+	require.Equal(t, []string{"outer", "--ros-args", "-r", "__node:=d"}, got["d"], "the group's let and namespace do not leak")
+	require.Equal(t, []string{"leaked", "--ros-args", "-r", "__node:=e"}, got["e"], `scoped="false" leaks`)
+}
+
+// TestIncludeIsUnscoped pins ros2 launch's include semantics: the
+// includer's configurations reach the included file and win over its
+// defaults; include args and what the file sets stay set afterwards.
+func TestIncludeIsUnscoped(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"top.launch.xml": `<launch>
+  <arg name="shared" default="from-top"/>
+  <include file="$(dirname)/sub.launch.xml">
+    <arg name="given" value="$(var shared)-given"/>
+  </include>
+  <node pkg="demo" exec="top" args="$(var given) $(var set_by_sub)"/>
+</launch>`,
+		"sub.launch.xml": `<launch>
+  <arg name="shared" default="from-sub"/>
+  <arg name="given"/>
+  <let name="set_by_sub" value="yes"/>
+  <node pkg="demo" exec="sub" args="$(var shared) $(var given) $(filename)"/>
+</launch>`,
+	})
+	procs, err := Load(filepath.Join(dir, "top.launch.xml"), testOptions(map[string]string{"shared": "cli"}))
+	require.NoError(t, err)
+	require.Len(t, procs, 2)
+	require.Equal(t, []string{"cli", "cli-given", filepath.Join(dir, "sub.launch.xml")}, procs[0].Args)
+	require.Equal(t, []string{"cli-given", "yes"}, procs[1].Args)
+}
+
+func TestConditions(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <arg name="on" default="True"/>
+  <node pkg="demo" exec="a" if="$(var on)"/>
+  <node pkg="demo" exec="b" unless="$(var on)"/>
+  <node pkg="demo" exec="c" if="1" unless="0"/>
+  <group if="false"><node pkg="demo" exec="d"/></group>
+  <let name="on" value="false" unless="true"/>
+  <node pkg="demo" exec="e" if="$(var on)"/>
+</launch>`, nil)
+	require.NoError(t, err)
+	var names []string
+	for _, p := range procs {
+		names = append(names, p.Name)
+	}
+	require.Equal(t, []string{"a", "c", "e"}, names)
+}
+
+func TestSubstitutions(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <arg name="pkg" default="demo"/>
+  <node pkg="$(var pkg)" exec="a"
+        args="$(env NAVLAUNCH_TEST_SET) $(env NAVLAUNCH_TEST_UNSET 'a b') [$(optenv NAVLAUNCH_TEST_UNSET)] $(find-pkg-share $(var pkg))/x $(env NAVLAUNCH_TEST_UNSET $(var pkg))"/>
+</launch>`, nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{"from-env", "a b", "[]", "/opt/demo/x", "demo"}, procs[0].Args)
+}
+
+func TestParseArgs(t *testing.T) {
+	got, err := ParseArgs([]string{"a:=1", "b:=x:=y", "empty:="})
+	require.NoError(t, err)
+	require.Equal(t, map[string]string{"a": "1", "b": "x:=y", "empty": ""}, got)
+	for _, bad := range []string{"a=1", ":=1", "a b:=1"} {
+		_, err := ParseArgs([]string{bad})
+		require.ErrorIs(t, err, ErrArgument, bad)
+	}
+}
+
+func TestSplitWords(t *testing.T) {
+	require.Equal(t, []string{"-a", "$(env X 'd e')", "x$(var y)z", "-b"}, splitWords(" -a $(env X 'd e')\n\tx$(var y)z  -b "))
+	require.Empty(t, splitWords("   "))
+}
+
+func TestJoinNamespace(t *testing.T) {
+	for _, c := range [][3]string{
+		{"", "", ""}, {"", "a", "/a"}, {"", "/a/", "/a"}, {"/p", "", "/p"}, {"/p", "a/b", "/p/a/b"},
+		{"/p", "/q", "/q"}, {"/", "a", "/a"}, {"/p", "/", "/"},
+	} {
+		require.Equal(t, c[2], joinNamespace(c[0], c[1]), "%q + %q", c[0], c[1])
+	}
+}

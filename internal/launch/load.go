@@ -1,0 +1,319 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// maxIncludeDepth bounds include chains that are not loops but grow.
+const maxIncludeDepth = 32
+
+// Options are what Load needs from outside the launch file.
+type Options struct {
+	// Args are the launch arguments from the command line (name:=value),
+	// set before the file is read. Each must be declared by an <arg>.
+	Args map[string]string
+	// Share gives $(find-pkg-share PKG); nil finds no package.
+	Share func(pkg string) (string, error)
+	// Exec gives the path of executable exec of package pkg; nil finds none.
+	Exec func(pkg, exec string) (string, error)
+	// LookupEnv reads $(env) and $(optenv); nil is os.LookupEnv.
+	LookupEnv func(name string) (string, bool)
+}
+
+// Process is one process a launch file starts: a <node>.
+type Process struct {
+	// Name labels the process's output: the node name, else the
+	// executable's; a repeated one gets "-2", "-3"... so each is unique.
+	Name       string
+	Package    string
+	Executable string
+	Path       string   // the executable, from Options.Exec
+	Args       []string // argv[1:]
+	Env        []string // NAME=value from <env>, on top of the launcher's environment
+	Output     string   // the output attribute ("screen", "log", "both" or ""); informative only
+	Pos        string   // file:line of the <node>
+}
+
+// ParseArgs reads command-line launch arguments, each name:=value.
+func ParseArgs(args []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, a := range args {
+		name, value, ok := strings.Cut(a, ":=")
+		if !ok || name == "" || strings.ContainsAny(name, " \t$()") {
+			return nil, fmt.Errorf("%w: %q: want name:=value", ErrArgument, a)
+		}
+		out[name] = value
+	}
+	return out, nil
+}
+
+// Load reads the launch file at path, and the files it includes, and
+// returns the processes it starts, in document order.
+func Load(path string, opts Options) ([]Process, error) {
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	l := &loader{opts: opts, vars: maps.Clone(opts.Args), declared: map[string]bool{}, names: map[string]int{}}
+	if l.vars == nil {
+		l.vars = map[string]string{}
+	}
+	if err := l.file(path); err != nil {
+		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(opts.Args)) {
+		if !l.declared[name] {
+			return nil, fmt.Errorf("%w: %s:=%s: %s and the files it includes declare no argument %q (they declare %s)",
+				ErrArgument, name, opts.Args[name], path, name, strings.Join(slices.Sorted(maps.Keys(l.declared)), ", "))
+		}
+	}
+	return l.procs, nil
+}
+
+// loader walks launch files in document order, keeping launch's state.
+type loader struct {
+	opts     Options
+	vars     map[string]string // launch configurations in the current scope
+	ns       string            // namespace pushed by <push-ros-namespace>; "" for none
+	stack    []string          // absolute paths of the files being read, outermost first
+	declared map[string]bool   // every <arg> name met
+	procs    []Process
+	names    map[string]int // process names used, for uniqueness
+}
+
+// fileCtx is the launch file an element comes from.
+type fileCtx struct {
+	path string // as named
+	abs  string
+}
+
+// file reads and runs the launch file at path, in the current scope.
+func (l *loader) file(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(l.stack, abs) {
+		return fmt.Errorf("%w: %s includes itself (%s)", ErrIncludeLoop, path, strings.Join(slices.Concat(l.stack, []string{abs}), " -> "))
+	}
+	if len(l.stack) >= maxIncludeDepth {
+		return fmt.Errorf("%w: includes nested deeper than %d", ErrIncludeLoop, maxIncludeDepth)
+	}
+	root, err := parseFile(path)
+	if err != nil {
+		return err
+	}
+	l.stack = append(l.stack, abs)
+	defer func() { l.stack = l.stack[:len(l.stack)-1] }()
+	return l.actions(&fileCtx{path: path, abs: abs}, root.children)
+}
+
+// actions runs elements in order and places their errors: an error from
+// an include is wrapped at the <include>, so the message names every file
+// on the way.
+func (l *loader) actions(f *fileCtx, els []*element) error {
+	for _, e := range els {
+		if err := l.action(f, e); err != nil {
+			var pe *PosError
+			if errors.As(err, &pe) && e.name != "include" {
+				return err
+			}
+			return &PosError{File: f.path, Line: e.line, Err: err}
+		}
+	}
+	return nil
+}
+
+// action runs one element of <launch> or <group>; the schema has been checked.
+func (l *loader) action(f *fileCtx, e *element) error {
+	if on, err := l.enabled(f, e); err != nil || !on {
+		return err
+	}
+	switch e.name {
+	case "arg":
+		return l.arg(f, e)
+	case "let":
+		v, err := l.expand(f, e.attrs["value"])
+		if err != nil {
+			return err
+		}
+		l.vars[e.attrs["name"]] = v
+	case "include":
+		return l.include(f, e)
+	case "group":
+		return l.group(f, e)
+	case "push-ros-namespace", "push_ros_namespace":
+		v, err := l.expand(f, e.attrs["namespace"])
+		if err != nil {
+			return err
+		}
+		l.ns = joinNamespace(l.ns, v)
+	case "node":
+		return l.node(f, e)
+	}
+	return nil
+}
+
+// enabled evaluates the if and unless attributes.
+func (l *loader) enabled(f *fileCtx, e *element) (bool, error) {
+	for _, attr := range []string{"if", "unless"} {
+		raw, ok := e.attr(attr)
+		if !ok {
+			continue
+		}
+		v, err := l.expand(f, raw)
+		if err != nil {
+			return false, err
+		}
+		b, err := parseBool(v)
+		if err != nil {
+			return false, fmt.Errorf("<%s %s=%q>: %w", e.name, attr, raw, err)
+		}
+		if b != (attr == "if") {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// arg declares a launch argument: a value already set (on the command
+// line, by an include or earlier) wins over the default.
+func (l *loader) arg(f *fileCtx, e *element) error {
+	name := e.attrs["name"]
+	l.declared[name] = true
+	if _, set := l.vars[name]; set {
+		return nil
+	}
+	def, ok := e.attr("default")
+	if !ok {
+		desc := ""
+		if d, ok := e.attr("description"); ok {
+			desc = " (" + d + ")"
+		}
+		return fmt.Errorf("%w: %q%s is required: pass %s:=VALUE", ErrArgument, name, desc, name)
+	}
+	v, err := l.expand(f, def)
+	if err != nil {
+		return err
+	}
+	l.vars[name] = v
+	return nil
+}
+
+// include reads another launch file in the current scope, after setting
+// the values of its <arg> children, all evaluated before any is set.
+func (l *loader) include(f *fileCtx, e *element) error {
+	path, err := l.expand(f, e.attrs["file"])
+	if err != nil {
+		return err
+	}
+	values := make([]string, len(e.children))
+	for i, a := range e.children {
+		if values[i], err = l.expand(f, a.attrs["value"]); err != nil {
+			return fmt.Errorf("<arg name=%q>: %w", a.attrs["name"], err)
+		}
+	}
+	for i, a := range e.children {
+		l.vars[a.attrs["name"]] = values[i]
+	}
+	return l.file(path)
+}
+
+// group runs its children, in a scope of their own unless scoped="false".
+func (l *loader) group(f *fileCtx, e *element) error {
+	scoped := true
+	if raw, ok := e.attr("scoped"); ok {
+		v, err := l.expand(f, raw)
+		if err != nil {
+			return err
+		}
+		if scoped, err = parseBool(v); err != nil {
+			return fmt.Errorf("<group scoped=%q>: %w", raw, err)
+		}
+	}
+	if !scoped {
+		return l.actions(f, e.children)
+	}
+	vars, ns := maps.Clone(l.vars), l.ns
+	defer func() { l.vars, l.ns = vars, ns }()
+	return l.actions(f, e.children)
+}
+
+// expand evaluates the substitutions of an attribute value of file f.
+func (l *loader) expand(f *fileCtx, s string) (string, error) {
+	return expand(s, func(name string, args []string) (string, error) { return l.substitute(f, name, args) })
+}
+
+// substitute evaluates one substitution.
+func (l *loader) substitute(f *fileCtx, name string, args []string) (string, error) {
+	want := map[string][2]int{"var": {1, 1}, "env": {1, 2}, "optenv": {1, 2}, "find-pkg-share": {1, 1},
+		"dirname": {0, 0}, "filename": {0, 0}}
+	n, ok := want[name]
+	if !ok {
+		return "", fmt.Errorf("%w: $(%s) is not supported here (want var, env, optenv, find-pkg-share, dirname or filename)",
+			ErrSubstitution, name)
+	}
+	if len(args) < n[0] || len(args) > n[1] {
+		return "", fmt.Errorf("%w: $(%s) takes %d to %d arguments, got %d", ErrSubstitution, name, n[0], n[1], len(args))
+	}
+	switch name {
+	case "var":
+		v, ok := l.vars[args[0]]
+		if !ok {
+			return "", fmt.Errorf("%w: $(var %s): undefined launch configuration %q (declare it with <arg> or <let>)",
+				ErrSubstitution, args[0], args[0])
+		}
+		return v, nil
+	case "env", "optenv":
+		if v, ok := l.opts.LookupEnv(args[0]); ok {
+			return v, nil
+		}
+		if len(args) == 2 {
+			return args[1], nil
+		}
+		if name == "optenv" {
+			return "", nil
+		}
+		return "", fmt.Errorf("%w: $(env %s): environment variable %s is not set (give a default: $(env %s DEFAULT))",
+			ErrSubstitution, args[0], args[0], args[0])
+	case "find-pkg-share":
+		if l.opts.Share == nil {
+			return "", fmt.Errorf("$(find-pkg-share %s): package %s %w", args[0], args[0], ErrNotFound)
+		}
+		dir, err := l.opts.Share(args[0])
+		if err != nil {
+			return "", fmt.Errorf("$(find-pkg-share %s): %w", args[0], err)
+		}
+		return dir, nil
+	case "dirname":
+		return filepath.Dir(f.abs), nil
+	}
+	return f.abs, nil // filename
+}
+
+// joinNamespace puts namespace ns in base as launch_ros does: an absolute
+// ns replaces base, a relative one goes under it, an empty one is base.
+// The result is absolute without a trailing slash, "/" or "" for none.
+func joinNamespace(base, ns string) string {
+	switch {
+	case strings.HasPrefix(ns, "/"):
+	case ns == "":
+		ns = base
+	case base == "" || base == "/":
+		ns = "/" + ns
+	default:
+		ns = base + "/" + ns
+	}
+	if t := strings.TrimRight(ns, "/"); t != "" {
+		return t
+	}
+	if ns != "" {
+		return "/"
+	}
+	return ""
+}

@@ -1,0 +1,183 @@
+package launch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// node turns a <node> into a Process: resolves the executable and builds
+// the command line launch_ros would.
+func (l *loader) node(f *fileCtx, e *element) error {
+	get := func(attr string) (string, error) {
+		raw, ok := e.attr(attr)
+		if !ok {
+			return "", nil
+		}
+		v, err := l.expand(f, raw)
+		if err != nil {
+			return "", fmt.Errorf("<node %s=%q>: %w", attr, raw, err)
+		}
+		return v, nil
+	}
+	var at [7]string
+	for i, attr := range []string{"pkg", "exec", "name", "namespace", "output", "args", "ros_args"} {
+		v, err := get(attr)
+		if err != nil {
+			return err
+		}
+		at[i] = v
+	}
+	pkg, exe, name, ns, output := at[0], at[1], at[2], at[3], at[4]
+	if name != "" {
+		if err := checkNodeName(name); err != nil {
+			return err
+		}
+	}
+	ns = joinNamespace(l.ns, ns)
+	if err := checkNamespace(ns); err != nil {
+		return err
+	}
+	p := Process{Package: pkg, Executable: exe, Output: output, Pos: fmt.Sprintf("%s:%d", f.path, e.line)}
+	var err error
+	if p.Args, err = l.words(f, e, "args"); err != nil {
+		return err
+	}
+	rosArgs, err := l.words(f, e, "ros_args")
+	if err != nil {
+		return err
+	}
+	if name != "" {
+		rosArgs = append(rosArgs, "-r", "__node:="+name)
+	}
+	if ns != "" && ns != "/" {
+		rosArgs = append(rosArgs, "-r", "__ns:="+ns)
+	}
+	var params []string
+	for _, c := range e.children {
+		if err := l.nodeChild(f, c, &p, &rosArgs, &params); err != nil {
+			return &PosError{File: f.path, Line: c.line, Err: err}
+		}
+	}
+	if rosArgs = append(rosArgs, params...); len(rosArgs) > 0 {
+		p.Args = append(append(p.Args, "--ros-args"), rosArgs...)
+	}
+	if l.opts.Exec == nil {
+		return fmt.Errorf("package %s %w (no executable resolver)", pkg, ErrNotFound)
+	}
+	if p.Path, err = l.opts.Exec(pkg, exe); err != nil {
+		return fmt.Errorf("<node pkg=%q exec=%q>: %w", pkg, exe, err)
+	}
+	p.Name = l.uniqueName(name, exe)
+	l.procs = append(l.procs, p)
+	return nil
+}
+
+// words splits an args-like attribute into words and expands each.
+func (l *loader) words(f *fileCtx, e *element, attr string) ([]string, error) {
+	raw, ok := e.attr(attr)
+	if !ok {
+		return nil, nil
+	}
+	var out []string
+	for _, w := range splitWords(raw) {
+		v, err := l.expand(f, w)
+		if err != nil {
+			return nil, fmt.Errorf("<node %s=%q>: %w", attr, raw, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// nodeChild adds a <param>, <remap> or <env> to the process: remaps to
+// rosArgs, parameters to params, which follow the remaps.
+func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs, params *[]string) error {
+	vals := map[string]string{}
+	for attr, raw := range c.attrs {
+		v, err := l.expand(f, raw)
+		if err != nil {
+			return fmt.Errorf("<%s %s=%q>: %w", c.name, attr, raw, err)
+		}
+		vals[attr] = v
+	}
+	switch c.name {
+	case "param":
+		if from, ok := vals["from"]; ok {
+			if from == "" {
+				return fmt.Errorf("%w: <param from> is empty", ErrSyntax)
+			}
+			*params = append(*params, "--params-file", from)
+			return nil
+		}
+		if vals["name"] == "" {
+			return fmt.Errorf("%w: <param name> is empty", ErrSyntax)
+		}
+		v := vals["value"]
+		if v == "" {
+			v = "''" // an empty string; -p name:= is an error in rcl
+		}
+		*params = append(*params, "-p", vals["name"]+":="+v)
+	case "remap":
+		if vals["from"] == "" || vals["to"] == "" {
+			return fmt.Errorf("%w: <remap from=%q to=%q>: both must be non-empty", ErrSyntax, vals["from"], vals["to"])
+		}
+		*rosArgs = append(*rosArgs, "-r", vals["from"]+":="+vals["to"])
+	case "env":
+		if vals["name"] == "" || strings.ContainsAny(vals["name"], "=\x00") {
+			return fmt.Errorf("%w: <env name=%q>: not a variable name", ErrSyntax, vals["name"])
+		}
+		p.Env = append(p.Env, vals["name"]+"="+vals["value"])
+	}
+	return nil
+}
+
+// uniqueName labels a process: name, else the executable, with a number
+// appended from the second use on.
+func (l *loader) uniqueName(name, exe string) string {
+	if name == "" {
+		name = exe
+	}
+	l.names[name]++
+	if n := l.names[name]; n > 1 {
+		return name + "-" + strconv.Itoa(n)
+	}
+	return name
+}
+
+// checkNodeName applies the ROS 2 node name rules: letters, digits and _,
+// not starting with a digit.
+func checkNodeName(name string) error {
+	if !isToken(name) {
+		return fmt.Errorf("%w: node name %q: want letters, digits and _, not starting with a digit", ErrSyntax, name)
+	}
+	return nil
+}
+
+// checkNamespace checks an absolute namespace token by token ("" and "/"
+// are the root).
+func checkNamespace(ns string) error {
+	if ns == "" || ns == "/" {
+		return nil
+	}
+	for _, tok := range strings.Split(ns[1:], "/") {
+		if !isToken(tok) {
+			return fmt.Errorf("%w: namespace %q: token %q: want letters, digits and _, not starting with a digit",
+				ErrSyntax, ns, tok)
+		}
+	}
+	return nil
+}
+
+func isToken(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && !(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
