@@ -1,0 +1,307 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/golang/geo/r3"
+	"go.uber.org/zap"
+
+	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/internal/rosconv"
+	"github.com/navnode/navnode/internal/tf"
+	"github.com/navnode/navnode/msgs/geometry_msgs"
+	"github.com/navnode/navnode/msgs/nav_msgs"
+	"github.com/navnode/navnode/msgs/sensor_msgs"
+	"github.com/navnode/navnode/msgs/tf2_msgs"
+	"github.com/navnode/navnode/msgs/visualization_msgs"
+	"github.com/navnode/navnode/ros"
+)
+
+// Input topics, relative so that a namespace and remapping apply, as ROS
+// users expect (ros2 run navnode navnode --ros-args -r points:=/lidar).
+const (
+	topicMap       = "map"
+	topicPoints    = "points"
+	topicScan      = "scan"
+	topicObstacles = "obstacles"
+	topicOdom      = "odom"
+	topicTF        = "tf"
+	topicTFStatic  = "tf_static"
+	topicGoal      = "goal_pose"
+)
+
+// subscribe subscribes to every input. Handlers run on the
+// subscriptions' goroutines: they check and convert the message there
+// and send the planning goroutine only what it must apply.
+func (n *navnode) subscribe() error {
+	static := ros.QoSMap
+	static.Depth = 100 // as tf2_ros's static broadcaster
+	subs := []error{
+		sub(n, topicMap, ros.QoSMap, n.onMap),
+		sub(n, topicPoints, ros.QoSSensorData, n.onPoints),
+		sub(n, topicScan, ros.QoSSensorData, n.onScan),
+		sub(n, topicObstacles, ros.QoSDefault, n.onObstacles),
+		sub(n, topicOdom, ros.QoSDefault, n.onOdom),
+		sub(n, topicTF, ros.QoS{History: ros.QoSDefault.History, Depth: 100, Reliability: ros.QoSDefault.Reliability}, n.onTF(false)),
+		sub(n, topicTFStatic, static, n.onTF(true)),
+		sub(n, topicGoal, ros.QoSDefault, n.onGoal),
+	}
+	return errors.Join(subs...)
+}
+
+// sub subscribes handler to topic, counting what arrives.
+func sub[T any, PT ros.Message[T]](n *navnode, topic string, q ros.QoS, handler func(*T)) error {
+	_, err := ros.Subscribe[T, PT](n.node, topic, q, func(m *T) {
+		n.cnt.got(topic)
+		handler(m)
+	})
+	return err
+}
+
+// bad counts a message that could not be used, logging the first of each
+// kind with its reason.
+func (n *navnode) bad(topic string, err error) {
+	if n.cnt.malformed(topic, reason(err)) {
+		n.log.Warn("malformed message ignored (further ones of this kind are only counted)",
+			zap.String("topic", topic), zap.Error(err))
+	}
+}
+
+// dropped counts a message refused for want of context (no transform to
+// its frame yet), logging the first of each kind.
+func (n *navnode) dropped(topic string, err error) {
+	if n.cnt.drop(topic, reason(err)) {
+		n.log.Warn("message dropped (further ones of this kind are only counted)",
+			zap.String("topic", topic), zap.Error(err))
+	}
+}
+
+// reason is the kind of an error, for logging once: its sentinel when it
+// wraps one of tf's or rosconv's, else its text.
+func reason(err error) string {
+	for _, s := range []error{tf.ErrUnknownFrame, tf.ErrNoPath, tf.ErrExtrapolation, tf.ErrInvalid,
+		rosconv.ErrInvalid, rosconv.ErrNoXYZ, rosconv.ErrLayout, rosconv.ErrTooLarge, rosconv.ErrUnsupported,
+		voxel.ErrInput, voxel.ErrUnknownShape} {
+		if errors.Is(err, s) {
+			return s.Error()
+		}
+	}
+	return err.Error()
+}
+
+// toMap returns the transform from frame to the map frame at stamp.
+func (n *navnode) toMap(frame string, stamp time.Duration) (tf.Transform, error) {
+	frame = tf.FrameName(frame)
+	switch frame {
+	case "":
+		return tf.Identity, fmt.Errorf("%w: empty frame_id", tf.ErrUnknownFrame)
+	case n.p.MapFrame:
+		return tf.Identity, nil
+	}
+	return n.tf.Lookup(n.p.MapFrame, frame, stamp)
+}
+
+// apply sends a costmap update to the planning goroutine.
+func (n *navnode) apply(topic string, u voxel.Update) {
+	n.send(func(w *world) {
+		skipped, err := w.apply(u)
+		if err != nil {
+			n.bad(topic, err)
+		}
+		n.cnt.skip(skipped)
+	})
+}
+
+func (n *navnode) onMap(m *nav_msgs.OccupancyGrid) {
+	if f := tf.FrameName(m.Header.FrameID); f != n.p.MapFrame {
+		n.dropped(topicMap, fmt.Errorf("%w: map in frame %q, want %q", tf.ErrUnknownFrame, f, n.p.MapFrame))
+		return
+	}
+	zmin := n.p.Origin.Z
+	zmax := zmin + n.p.Size.Z // walls as tall as the planning volume
+	if n.p.Mode == "ground" {
+		zmax = zmin + max(n.p.RobotHeight, n.p.Resolution)
+	}
+	g, err := rosconv.OccupancyGrid(m, zmin, zmax, voxel.UnknownStays)
+	if err != nil {
+		n.bad(topicMap, err)
+		return
+	}
+	n.apply(topicMap, g)
+}
+
+func (n *navnode) onPoints(m *sensor_msgs.PointCloud2) {
+	stamp, err := tf.Stamp(m.Header.Stamp)
+	if err != nil {
+		n.bad(topicPoints, err)
+		return
+	}
+	t, err := n.toMap(m.Header.FrameID, stamp)
+	if err != nil {
+		n.dropped(topicPoints, err)
+		return
+	}
+	n.sawStamp(stamp)
+	pts, err := rosconv.PointCloud2(m, t, nil)
+	if err != nil {
+		n.bad(topicPoints, err)
+		return
+	}
+	n.apply(topicPoints, &voxel.Cloud{Origin: t.Translation, Points: pts,
+		MinRange: n.p.SensorMinRange, MaxRange: n.p.SensorMaxRange, Stamp: stamp})
+}
+
+func (n *navnode) onScan(m *sensor_msgs.LaserScan) {
+	stamp, err := tf.Stamp(m.Header.Stamp)
+	if err != nil {
+		n.bad(topicScan, err)
+		return
+	}
+	t, err := n.toMap(m.Header.FrameID, stamp)
+	if err != nil {
+		n.dropped(topicScan, err)
+		return
+	}
+	n.sawStamp(stamp)
+	s, err := rosconv.LaserScan(m, t.Pose())
+	if err != nil {
+		n.bad(topicScan, err)
+		return
+	}
+	s.RangeMax = min(s.RangeMax, n.p.SensorMaxRange)
+	s.RangeMin = max(s.RangeMin, n.p.SensorMinRange)
+	if s.RangeMin >= s.RangeMax {
+		n.bad(topicScan, fmt.Errorf("%w: range_min %v ≥ range_max %v after the sensor limits", rosconv.ErrInvalid, s.RangeMin, s.RangeMax))
+		return
+	}
+	n.apply(topicScan, s)
+}
+
+func (n *navnode) onObstacles(m *visualization_msgs.MarkerArray) {
+	lookup := func(frame string, stamp time.Duration) (tf.Transform, error) { return n.toMap(frame, stamp) }
+	n.send(func(w *world) {
+		updates, errs := rosconv.Markers(m, lookup, &w.markers)
+		for _, err := range errs {
+			n.bad(topicObstacles, err)
+		}
+		for _, u := range updates {
+			if _, err := w.apply(u); err != nil {
+				n.bad(topicObstacles, err)
+				if p, ok := u.(voxel.PutShape); ok {
+					forgetShape(&w.markers, p.ID)
+				}
+			}
+		}
+	})
+}
+
+// forgetShape tells the marker state that the costmap refused shape id
+// (ns/id), so that a later DELETE of it is not an error.
+func forgetShape(s *rosconv.MarkerState, id voxel.ShapeID) {
+	str := string(id)
+	i := strings.LastIndexByte(str, '/')
+	if i < 0 {
+		return
+	}
+	if v, err := strconv.ParseInt(str[i+1:], 10, 32); err == nil {
+		s.Forget(str[:i], int32(v))
+	}
+}
+
+func (n *navnode) onOdom(m *nav_msgs.Odometry) {
+	o, err := rosconv.Odometry(m)
+	if err != nil {
+		n.bad(topicOdom, err)
+		return
+	}
+	t, err := n.toMap(o.Frame, o.Stamp)
+	if err != nil {
+		n.dropped(topicOdom, err)
+		return
+	}
+	n.pose(topicOdom, t.Apply(o.Pose.Translation), o.Stamp)
+}
+
+// onTF adds transforms to the buffer; when the robot's body frame is in
+// it, that gives its pose too (for robots without odometry messages).
+func (n *navnode) onTF(static bool) func(*tf2_msgs.TFMessage) {
+	topic := topicTF
+	if static {
+		topic = topicTFStatic
+	}
+	return func(m *tf2_msgs.TFMessage) {
+		if err := n.tf.AddMessage(m, static); err != nil {
+			n.bad(topic, err)
+		}
+		for i := range m.Transforms {
+			if tf.FrameName(m.Transforms[i].ChildFrameID) == n.p.BaseFrame {
+				if t, err := n.tf.Lookup(n.p.MapFrame, n.p.BaseFrame, 0); err == nil {
+					n.poseFromTF(t.Translation)
+				}
+				return
+			}
+		}
+	}
+}
+
+// sawStamp notes an input's stamp, the clock outputs use with
+// use_sim_time.
+func (n *navnode) sawStamp(stamp time.Duration) {
+	for {
+		old := n.simNow.Load()
+		if int64(stamp) <= old || n.simNow.CompareAndSwap(old, int64(stamp)) {
+			return
+		}
+	}
+}
+
+// pose hands the robot's position to the planning goroutine.
+func (n *navnode) pose(topic string, p r3.Vector, stamp time.Duration) {
+	n.lastOdom.Store(int64(time.Now().UnixNano()))
+	n.sawStamp(stamp)
+	n.send(func(w *world) {
+		if err := w.setPose(p); err != nil {
+			n.bad(topic, err)
+		}
+	})
+}
+
+// poseFromTF uses a pose from /tf unless odometry arrived recently.
+func (n *navnode) poseFromTF(p r3.Vector) {
+	if time.Since(time.Unix(0, n.lastOdom.Load())) < time.Second {
+		return
+	}
+	n.send(func(w *world) {
+		if err := w.setPose(p); err != nil {
+			n.bad(topicTF, err)
+		}
+	})
+}
+
+func (n *navnode) onGoal(m *geometry_msgs.PoseStamped) {
+	g, err := rosconv.PoseStamped(m)
+	if err != nil {
+		n.bad(topicGoal, err)
+		return
+	}
+	t, err := n.toMap(g.Frame, g.Stamp)
+	if errors.Is(err, tf.ErrExtrapolation) {
+		t, err = n.tf.Lookup(n.p.MapFrame, tf.FrameName(g.Frame), 0) // a goal's stamp is often old
+	}
+	if err != nil {
+		n.bad(topicGoal, err)
+		return
+	}
+	p := t.Apply(g.Pose.Translation)
+	n.send(func(w *world) {
+		if err := w.setGoal(p); err != nil {
+			n.bad(topicGoal, err)
+			return
+		}
+		n.log.Info("new goal", zap.Float64("x", p.X), zap.Float64("y", p.Y), zap.Float64("z", p.Z))
+	})
+}

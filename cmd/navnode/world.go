@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/golang/geo/r3"
+
+	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/internal/rosconv"
+	"github.com/navnode/navnode/msgs/diagnostic_msgs"
+	"github.com/navnode/navnode/replanner"
+)
+
+// world is what the planning goroutine owns: the costmap, the planning
+// loop, and what diagnostics report about them.
+type world struct {
+	p    params
+	vm   *voxel.Map
+	loop *replanner.Loop
+	cs   voxel.ChangeSet
+
+	markers rosconv.MarkerState // shapes from /obstacles, by namespace
+
+	// Scratch for the outputs.
+	keys    []voxel.Key
+	centres []r3.Vector
+	costs   []voxel.Cost
+
+	out       replanner.Output // the last tick's
+	published int              // poses of the last plan published; -1 before the first
+	lastStat  replanner.Status
+	poseAt    time.Time // when the robot's pose last arrived
+	hasGoal   bool
+	replans   int
+	repairs   repairTimes
+}
+
+func newWorld(p params) (*world, error) {
+	vm, err := voxel.New(p.voxelConfig())
+	if err != nil {
+		return nil, fmt.Errorf("costmap: %w", err)
+	}
+	loop, err := replanner.New(vm, p.replannerConfig())
+	if err != nil {
+		return nil, fmt.Errorf("planner: %w", err)
+	}
+	return &world{p: p, vm: vm, loop: loop, published: -1}, nil
+}
+
+// plannerName names the strategy in use.
+func (w *world) plannerName() string {
+	switch {
+	case w.p.Planner != "auto":
+		return w.p.Planner
+	case w.p.Budget > 0:
+		return "adstar"
+	}
+	return "dstarlite"
+}
+
+// apply applies a costmap update and tells the planning loop what
+// changed. It returns the points the update skipped.
+func (w *world) apply(u voxel.Update) (skipped int, err error) {
+	if err := w.vm.ApplyInto(&w.cs, u); err != nil && !errors.Is(err, voxel.ErrMemory) {
+		return 0, err
+	}
+	in := w.cs.Input
+	w.loop.Changed(&w.cs)
+	return in.NonFinite + in.TooClose + in.Outside + in.Refused, nil
+}
+
+// setPose records the robot's position.
+func (w *world) setPose(p r3.Vector) error {
+	if err := w.loop.SetPose(p); err != nil {
+		return err
+	}
+	w.poseAt = time.Now()
+	return nil
+}
+
+// setGoal starts planning to p.
+func (w *world) setGoal(p r3.Vector) error {
+	if err := w.loop.SetGoal(p); err != nil {
+		return err
+	}
+	w.hasGoal = true
+	return nil
+}
+
+// cancel drops the goal.
+func (w *world) cancel() {
+	w.loop.Cancel()
+	w.hasGoal = false
+}
+
+// tick runs the planning loop and reports whether the plan to publish
+// changed.
+func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
+	if w.p.Budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, w.p.Budget)
+		defer cancel()
+	}
+	out := w.loop.Tick(ctx)
+	if out.Replanned {
+		w.replans++
+		w.repairs.add(out.RepairTime)
+	}
+	changed := out.Replanned || out.Status != w.lastStat || len(out.Path) != w.published
+	w.out, w.lastStat = out, out.Status
+	if changed {
+		w.published = len(out.Path)
+	}
+	return out, changed
+}
+
+// diagnostics fills what the planner status reports.
+func (w *world) diagnostics() *diagState {
+	s := &diagState{status: w.out.Status.String(), planner: w.plannerName(), epsilon: w.out.Epsilon,
+		expansions: w.out.Stats.Expansions, replans: w.replans, repairs: &w.repairs,
+		voxels: w.vm.Stats().Observed, pathLen: len(w.out.Path), tfAge: -1}
+	if !w.poseAt.IsZero() {
+		s.tfAge = time.Since(w.poseAt)
+	}
+	if w.hasGoal {
+		g := w.out.Goal
+		s.goal = fmt.Sprintf("(%.2f, %.2f, %.2f)", g.X, g.Y, g.Z)
+	}
+	switch w.out.Status {
+	case replanner.Blocked, replanner.Unreachable:
+		s.level, s.message = diagnostic_msgs.DiagnosticStatus_WARN, w.out.Status.String()
+	default:
+		s.level, s.message = diagnostic_msgs.DiagnosticStatus_OK, w.out.Status.String()
+	}
+	if s.tfAge < 0 || s.tfAge > 2*time.Second+w.p.TFTimeout {
+		s.level = max(s.level, diagnostic_msgs.DiagnosticStatus_WARN)
+		s.message += "; no recent robot pose"
+	}
+	return s
+}

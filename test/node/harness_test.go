@@ -1,0 +1,142 @@
+// Package node tests the navnode command end to end: started from its
+// launch file by navlaunch, fed over DDS by a peer in the test process,
+// checked on what it publishes.
+package node
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/navnode/navnode/ros"
+	"github.com/navnode/navnode/ros/dds"
+)
+
+// repoRoot is the module root, two levels up from this package.
+var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// binaries builds navnode and navlaunch once per test run.
+func binaries(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "navnode-bin-")
+		if buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", binDir, "./cmd/navnode", "./cmd/navlaunch")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	require.NoError(t, buildErr)
+	return binDir
+}
+
+// launched is navnode running under navlaunch.
+type launched struct {
+	cmd  *exec.Cmd
+	out  *syncBuffer
+	done chan error
+}
+
+// launch starts launch/navnode.launch.xml with the parameters file
+// params and extra launch arguments on DDS domain, loopback only.
+func launch(t testing.TB, domain uint32, params string, args ...string) *launched {
+	t.Helper()
+	bin := binaries(t)
+	argv := append([]string{"-bin", bin, "-share", repoRoot, filepath.Join(repoRoot, "launch", "navnode.launch.xml"),
+		"params_file:=" + params}, args...)
+	cmd := exec.Command(filepath.Join(bin, "navlaunch"), argv...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("ROS_DOMAIN_ID=%d", domain),
+		"ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", "CYCLONEDDS_URI="+dds.LoopbackInterface)
+	l := &launched{cmd: cmd, out: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stdout, cmd.Stderr = l.out, l.out
+	require.NoError(t, cmd.Start())
+	go func() { l.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		l.stop(t)
+		if t.Failed() {
+			t.Logf("navlaunch output:\n%s", l.out.String())
+		}
+	})
+	return l
+}
+
+// stop sends SIGINT and waits for a clean exit.
+func (l *launched) stop(t testing.TB) error {
+	if l.cmd.ProcessState != nil {
+		return nil
+	}
+	_ = l.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-l.done:
+		l.done <- err
+		return err
+	case <-time.After(15 * time.Second):
+		_ = l.cmd.Process.Kill()
+		return fmt.Errorf("navlaunch did not stop within 15 s of SIGINT")
+	}
+}
+
+// peer returns a ros node on domain, loopback only, for the test side.
+func peer(t testing.TB, ctx context.Context, domain uint32) *ros.Node {
+	t.Helper()
+	mw, err := dds.New(dds.Loopback(domain))
+	require.NoError(t, err)
+	n, err := ros.NewNode(ctx, "peer", ros.WithMiddleware(mw))
+	require.NoError(t, err)
+	t.Cleanup(func() { n.Close() })
+	return n
+}
+
+// writeParams writes a ros__parameters file for navnode.
+func writeParams(t testing.TB, values map[string]any) string {
+	t.Helper()
+	var b bytes.Buffer
+	b.WriteString("/**/navnode:\n  ros__parameters:\n")
+	for k, v := range values {
+		switch v := v.(type) {
+		case string:
+			fmt.Fprintf(&b, "    %s: %q\n", k, v)
+		default:
+			fmt.Fprintf(&b, "    %s: %v\n", k, v)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "params.yaml")
+	require.NoError(t, os.WriteFile(p, b.Bytes(), 0o644))
+	return p
+}
+
+// syncBuffer is a bytes.Buffer safe for a process's output.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
