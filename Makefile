@@ -6,7 +6,7 @@ FOXGLOVE := test/interop/foxglove
 
 # Debian packages the build and tests need, beyond Go, which the machine has.
 # Node.js and npm come from apt only when they are not already installed.
-APT_PACKAGES := iproute2 pkg-config cyclonedds-dev cyclonedds-tools libfastrtps-dev libfastcdr-dev fastddsgen g++
+APT_PACKAGES := iproute2 pkg-config cyclonedds-dev cyclonedds-tools libfastrtps-dev libfastcdr-dev fastddsgen g++ colcon python3-colcon-ros python3-colcon-package-selection python3-colcon-bash ament-cmake
 
 .PHONY: deps build test vet generate check-generated fuzz bench peers
 
@@ -65,6 +65,7 @@ $(INTEROP)/fastdds-peer: test/interop/fastdds/peer.cpp test/interop/idl/ros.idl 
 test: check-generated vet peers
 	scripts/netns $(GO) test -race -count=1 ./...
 	$(GO) test -count=1 ./planners/ ./costmap/navmesh/ ./cmd/navbench/
+	scripts/colcon-check
 	FUZZTIME=$(FUZZTIME) scripts/fuzz
 
 ## fuzz: run every fuzz target for FUZZTIME executions or seconds (e.g. make fuzz FUZZTIME=2000000x)
