@@ -80,3 +80,5 @@ bench: peers
 	$(GO) test -run '^$$' -bench . -benchtime 20x -count 3 ./costmap/navmesh/...
 	scripts/navbench
 	scripts/netns $(GO) test -run '^$$' -bench . -benchtime 14000x -count 3 ./test/interop/
+	$(GO) test -run '^$$' -bench . -benchtime 10x -count 3 ./replanner/
+	scripts/netns $(GO) test -run '^$$' -bench ObstacleToPlan -benchtime 100x ./test/node/

@@ -12,6 +12,7 @@ import (
 	"github.com/navnode/navnode/msgs/diagnostic_msgs"
 	"github.com/navnode/navnode/msgs/geometry_msgs"
 	"github.com/navnode/navnode/msgs/nav_msgs"
+	"github.com/navnode/navnode/msgs/sensor_msgs"
 	"github.com/navnode/navnode/msgs/std_msgs"
 	"github.com/navnode/navnode/msgs/visualization_msgs"
 	"github.com/navnode/navnode/ros"
@@ -157,7 +158,9 @@ func TestNavnodeEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	obstPub, err := ros.NewPublisher[visualization_msgs.MarkerArray](peer, "/obstacles", ros.QoSDefault)
 	require.NoError(t, err)
-	for _, wait := range []func(context.Context, int) error{mapPub.WaitMatched, odomPub.WaitMatched, goalPub.WaitMatched, obstPub.WaitMatched} {
+	cloudPub, err := ros.NewPublisher[sensor_msgs.PointCloud2](peer, "/points", ros.QoSSensorData)
+	require.NoError(t, err)
+	for _, wait := range []func(context.Context, int) error{mapPub.WaitMatched, odomPub.WaitMatched, goalPub.WaitMatched, obstPub.WaitMatched, cloudPub.WaitMatched} {
 		require.NoError(t, wait(ctx, 1), "navnode did not subscribe:\n%s", nav.out.String())
 	}
 
@@ -204,9 +207,14 @@ func TestNavnodeEndToEnd(t *testing.T) {
 	require.NoError(t, goalPub.Publish(bad))
 	require.NoError(t, obstPub.Publish(&visualization_msgs.MarkerArray{Markers: []visualization_msgs.Marker{
 		cube("test", 2, 2, 8, 0, visualization_msgs.Marker_ADD)}}))
+	noXYZ := &sensor_msgs.PointCloud2{Header: std_msgs.Header{FrameID: "map"}, Height: 1, Width: 2, PointStep: 4, RowStep: 8,
+		Fields: []sensor_msgs.PointField{{Name: "intensity", Offset: 0, Datatype: sensor_msgs.PointField_FLOAT32, Count: 1}},
+		Data:   make([]byte, 8)}
+	require.NoError(t, cloudPub.Publish(noXYZ))
 	nextDiag(t, diags, func(d *diagnostic_msgs.DiagnosticArray) bool {
 		return diagValue(d, "navnode: inputs", "goal_pose malformed") == "1" &&
-			diagValue(d, "navnode: inputs", "obstacles malformed") == "1"
+			diagValue(d, "navnode: inputs", "obstacles malformed") == "1" &&
+			diagValue(d, "navnode: inputs", "points malformed") == "1"
 	})
 	require.NoError(t, obstPub.Publish(&visualization_msgs.MarkerArray{Markers: []visualization_msgs.Marker{
 		cube("test", 1, 0, 0, 0, visualization_msgs.Marker_DELETE)}}))
