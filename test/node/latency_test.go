@@ -30,20 +30,24 @@ func BenchmarkObstacleToPlan(b *testing.B) {
 	for i, c := range []struct {
 		name    string
 		planner string
+		budget  float64 // ms per tick
 		metres  float64
-	}{{"ahead", "dstarlite", 2}, {"midway", "dstarlite", -1}, {"ahead-astar", "astar", 2}, {"midway-astar", "astar", -1}} {
-		b.Run(c.name, func(b *testing.B) { obstacleToPlan(b, domainBase+1+uint32(i), c.planner, c.metres) })
+	}{
+		{"ahead", "dstarlite", 0, 2}, {"midway", "dstarlite", 0, -1},
+		{"ahead-astar", "astar", 0, 2}, {"midway-astar", "astar", 0, -1},
+	} {
+		b.Run(c.name, func(b *testing.B) { obstacleToPlan(b, domainBase+1+uint32(i), c.planner, c.budget, c.metres) })
 	}
 }
 
 // obstacleToPlan runs the benchmark with boxes dropped at metres along
 // the plan from the robot, or at its middle when metres < 0. The -astar
 // variants are the baseline: navnode with A* from scratch on each event.
-func obstacleToPlan(b *testing.B, domain uint32, planner string, metres float64) {
+func obstacleToPlan(b *testing.B, domain uint32, planner string, budget, metres float64) {
 	params := writeParams(b, map[string]any{
 		"mode": "aerial", "resolution": 0.1, "origin_x": 0.0, "origin_y": 0.0, "origin_z": 0.0,
 		"size_x": 20.0, "size_y": 20.0, "size_z": 4.0, "min_altitude": 0.0, "max_altitude": 4.0,
-		"robot_radius": 0.2, "inflation_radius": 0.5, "voxels_hz": 0.0, "costmap_hz": 0.0, "planner": planner,
+		"robot_radius": 0.2, "inflation_radius": 0.5, "voxels_hz": 0.0, "costmap_hz": 0.0, "planner": planner, "budget_ms": budget,
 	})
 	nav := launch(b, domain, params)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
