@@ -40,6 +40,7 @@ func TestObstacleOnPath(t *testing.T) {
 		putBox(t, l, "block", boxOn(l, mid), vec(0.3, 0.3, 0.3))
 		first := l.Tick(context.Background())
 		require.True(t, first.Replanned || first.Status == Planning || first.Epsilon > 1, "a change on the path is repaired")
+		require.True(t, first.Repair || !first.Replanned, "a search after a change on the path is a repair")
 		if first.Status == Following {
 			checkPath(t, l, first)
 		}
@@ -129,6 +130,7 @@ func TestOffPath(t *testing.T) {
 		require.NoError(t, l.SetPose(p))
 		next := l.Tick(context.Background())
 		require.True(t, next.Replanned || next.Status == Planning)
+		require.False(t, next.Repair, "moving off the path changes neither the world nor the goal")
 		out = settle(t, l)
 		require.Equal(t, mustKey(t, l, p), out.Raw[0])
 	})

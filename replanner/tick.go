@@ -27,6 +27,10 @@ type Output struct {
 	// Replanned: the planner ran and produced the path in this Tick (not
 	// when the previous path was kept and trimmed behind the robot).
 	Replanned bool
+	// Repair: the search answered a change of the world or of the goal
+	// (a new goal, a change across the path, a cost that fell), not only
+	// the robot off its path's cells or AD* improving its bound.
+	Repair bool
 	// Epsilon bounds the path's suboptimality: RawCost ≤ Epsilon ·
 	// optimal. 1 but for AD* still improving, and +Inf for a previous
 	// path kept, still legal, after a change while its repair ran out of
@@ -95,6 +99,7 @@ func (l *Loop) Tick(ctx context.Context) Output {
 func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.NodeID, from r3.Vector, at int) Output {
 	res, err := l.search(ctx, start, goal)
 	out.Stats, out.RepairTime = res.Stats, res.Stats.Elapsed
+	out.Repair = l.newGoal || l.affected || l.fell
 	switch {
 	case err == nil:
 		if l.path.set(l.g, res.Path) != nil { // cannot happen: planners return lattice moves

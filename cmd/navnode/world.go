@@ -34,8 +34,8 @@ type world struct {
 	lastStat  replanner.Status
 	poseAt    time.Time // when the robot's pose last arrived
 	hasGoal   bool
-	replans   int
-	repairs   repairTimes
+	replans   int         // searches that answered a change of the world or the goal
+	repairs   repairTimes // their durations
 }
 
 func newWorld(p params) (*world, error) {
@@ -105,7 +105,7 @@ func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 		defer cancel()
 	}
 	out := w.loop.Tick(ctx)
-	if out.Replanned {
+	if out.Replanned && out.Repair {
 		w.replans++
 		w.repairs.add(out.RepairTime)
 	}
