@@ -1,6 +1,10 @@
 """navnode with navsim, its simulator: the Python twin of navnode_sim.launch.xml.
 
-    ros2 launch navnode navnode_sim.launch.py [world:=...] [scenario:=...]
+    ros2 launch navnode navnode_sim.launch.py [scenario:=...] [robot_params_file:=...] [world:=...]
+
+A scenario needs navnode's parameters to match it: pass
+robot_params_file:=config/sim_<scenario>.yaml (navsim -write-params writes
+them). The default fits navsim's default: a ground robot in the depot.
 
 Keep the two files in step: internal/launch's tests compare them.
 """
@@ -16,11 +20,16 @@ from launch_ros.substitutions import FindPackageShare
 def generate_launch_description():
     return LaunchDescription([
         DeclareLaunchArgument(
-            'world', default_value='depot',
-            description='world navsim simulates: a built-in one (depot, warehouse, aerial) or a world file'),
+            'world', default_value='',
+            description="world navsim simulates: a built-in one (depot, warehouse, simple) or a world file; "
+                        "empty: the scenario's (depot without one)"),
         DeclareLaunchArgument(
             'scenario', default_value='',
             description="scenario file: start, goals and moving obstacles; empty for navsim's default"),
+        DeclareLaunchArgument(
+            'robot_params_file',
+            default_value=PathJoinSubstitution([FindPackageShare('navnode'), 'config', 'sim_depot.yaml']),
+            description="navnode's parameters for the scenario, over config/navnode.yaml: config/sim_SCENARIO.yaml"),
         DeclareLaunchArgument('use_sim_time', default_value='false', description='take time from /clock'),
         Node(
             package='navnode',
@@ -33,6 +42,9 @@ def generate_launch_description():
         IncludeLaunchDescription(
             PythonLaunchDescriptionSource(
                 PathJoinSubstitution([FindPackageShare('navnode'), 'launch', 'navnode.launch.py'])),
-            launch_arguments={'use_sim_time': LaunchConfiguration('use_sim_time')}.items(),
+            launch_arguments={
+                'robot_params_file': LaunchConfiguration('robot_params_file'),
+                'use_sim_time': LaunchConfiguration('use_sim_time'),
+            }.items(),
         ),
     ])

@@ -1,0 +1,312 @@
+package sim
+
+import (
+	"slices"
+
+	"github.com/golang/geo/r3"
+)
+
+// StepDT is the simulation's fixed step, seconds.
+const StepDT = 0.02
+
+// ObstacleChange is a change of a dynamic obstacle, for /obstacles.
+type ObstacleChange struct {
+	ID     string
+	Action string // Add, Delete or Move
+	Shape  Shape  // after the change; not for Delete
+}
+
+// StepResult is what happened in one Step that the world outside must
+// hear of.
+type StepResult struct {
+	Goal      *r3.Vector // a goal to send navnode now
+	Obstacles []ObstacleChange
+	Hostile   []string // hostile inputs to send now (HostileKinds)
+	Lidar     bool     // a LiDAR scan is due
+	Laser     bool     // a laser scan is due
+	Done      bool     // the mission is over: see Outcome
+}
+
+// NavStatus is what navnode's diagnostics report ("navnode: planner").
+type NavStatus struct {
+	Status    string  // idle, planning, following, blocked, unreachable, reached
+	Replans   int     // searches so far
+	RepairP50 float64 // ms
+	RepairP99 float64 // ms
+	Malformed int     // malformed input messages navnode counted, all topics
+}
+
+// Mission steps a scenario in a world at a fixed step (StepDT) and
+// records its outcome: the robot follows the plans it is given
+// (SetPlan), goals and obstacle events happen on the scenario's
+// timeline, and the mission ends when the robot reaches the final goal,
+// collides, times out, or navnode reports the final goal unreachable. It
+// knows nothing of ROS: the caller publishes what each Step returns and
+// feeds in what navnode says. A Mission belongs to one goroutine.
+type Mission struct {
+	Scenario *Scenario
+	World    *World
+
+	robot    *Robot
+	ctrl     *Controller
+	body     Body
+	log      *LogWriter
+	rnd      *randomizer
+	zlo, zhi float64 // the band the robot plans in
+	sp       *Space  // built when first needed
+	spErr    error
+
+	t                    float64
+	goal                 *r3.Vector // the current goal
+	goalFrom             r3.Vector  // where the robot was when it came
+	goalAt               float64
+	goalDist             float64 // distance travelled when it came
+	nextGoal, nextObst   int
+	nextHostile          int
+	moves                []motion
+	nav                  NavStatus
+	statuses             []string // every status navnode reported, once each, in order
+	unreachableSince     float64  // −1 while navnode does not say unreachable
+	distance             float64
+	collisions, plans    int
+	touching             bool
+	nextPose             float64
+	nextLidar, nextLaser float64
+	interactive          bool // no scripted goals: goals come from SetGoal and only Stop ends it
+	outcome              *Outcome
+}
+
+// motion is an obstacle moving over some seconds.
+type motion struct {
+	id       string
+	from, to r3.Vector
+	t0, t1   float64
+	nextPub  float64
+}
+
+// NewMission prepares scenario sc in world w, writing its log to log
+// (nil: none). With random endpoints it draws the start and goal here.
+func NewMission(sc *Scenario, w *World, log *LogWriter) (*Mission, error) {
+	cp := *sc
+	sc = &cp
+	sc.Goals = slices.Clone(sc.Goals)
+	m := &Mission{Scenario: sc, World: w, body: sc.Robot.Body(), log: log, unreachableSince: -1}
+	m.zlo, m.zhi = sc.Band(w)
+	if sc.Random != nil {
+		m.rnd = newRandomizer(sc.Random)
+		if sc.Random.Endpoints {
+			a, b, err := m.rnd.endpoints(m)
+			if err != nil {
+				return nil, err
+			}
+			sc.Robot.Start, sc.Goals = a, []Goal{{At: 0.5, Pose: b}}
+		}
+	}
+	if err := sc.CheckIn(w); err != nil {
+		return nil, err
+	}
+	m.robot, m.ctrl = NewRobot(sc.Robot), NewController(sc.Controller, &sc.Robot)
+	m.interactive = len(sc.Goals) == 0
+	m.logHeader()
+	return m, nil
+}
+
+// Band returns the heights the robot plans between: for aerial robots
+// navnode's min_altitude and max_altitude (NavnodeParams), for ground
+// robots its start's height twice.
+func (sc *Scenario) Band(w *World) (zlo, zhi float64) {
+	if sc.Robot.Type == Ground {
+		if sc.Random != nil && sc.Random.Endpoints {
+			return w.Bounds.Min.Z, w.Bounds.Min.Z
+		}
+		return sc.Robot.Start.Z, sc.Robot.Start.Z
+	}
+	p := NavnodeParams(sc, w)
+	lo, _ := p.Get("min_altitude").(float64)
+	hi, _ := p.Get("max_altitude").(float64)
+	return lo, hi
+}
+
+func (m *Mission) logHeader() {
+	sc := m.Scenario
+	s := &sc.Robot
+	rec := MissionRecord{Type: "mission", Scenario: sc.Path, Start: arr(s.Start), Timeout: sc.Timeout,
+		GoalTolerance: sc.GoalTolerance, Expect: sc.Expect.Result,
+		Robot: RobotRecord{Type: s.Type, Radius: s.Radius, Height: s.Height, MaxSpeed: s.MaxSpeed, MaxAccel: s.MaxAccel, MaxYawRate: s.MaxYawRate}}
+	if sc.Random != nil {
+		rec.Seed = &sc.Random.Seed
+	}
+	m.log.Write(worldRecord(m.World))
+	m.log.Write(rec)
+}
+
+// Time returns the seconds simulated so far.
+func (m *Mission) Time() float64 { return m.t }
+
+// Robot returns the robot's state.
+func (m *Mission) Robot() State { return m.robot.State }
+
+// Goal returns the current goal, if any.
+func (m *Mission) Goal() (r3.Vector, bool) {
+	if m.goal == nil {
+		return r3.Vector{}, false
+	}
+	return *m.goal, true
+}
+
+// Outcome returns the mission's outcome once it has ended.
+func (m *Mission) Outcome() (Outcome, bool) {
+	if m.outcome == nil {
+		return Outcome{}, false
+	}
+	return *m.outcome, true
+}
+
+// SetPlan gives the robot a new plan to follow (navnode's /plan, in the
+// map frame, robot first); an empty plan stops it.
+func (m *Mission) SetPlan(p []r3.Vector) {
+	m.plans++
+	m.ctrl.SetPlan(p)
+	rec := PlanRecord{Type: "plan", T: round4(m.t), Poses: make([][3]float64, 0, len(p))}
+	for _, q := range p {
+		rec.Poses = append(rec.Poses, arr(q))
+	}
+	m.log.Write(rec)
+}
+
+// SetStatus records what navnode's diagnostics say.
+func (m *Mission) SetStatus(s NavStatus) {
+	old := m.nav
+	m.nav = s
+	if s.Status != "" && !slices.Contains(m.statuses, s.Status) {
+		m.statuses = append(m.statuses, s.Status)
+	}
+	switch {
+	case s.Status != Unreachable:
+		m.unreachableSince = -1
+	case m.unreachableSince < 0:
+		m.unreachableSince = m.t
+	}
+	if s.Status != old.Status || s.Replans != old.Replans || s.Malformed != old.Malformed {
+		m.log.Write(StatusRecord{Type: "status", T: round4(m.t), Status: s.Status, Replans: s.Replans,
+			RepairP50: round4(s.RepairP50), RepairP99: round4(s.RepairP99), Malformed: s.Malformed})
+	}
+}
+
+// SetGoal adopts a goal sent by someone else (RViz's 2D Goal Pose) as
+// the mission's goal; only missions without scripted goals take them.
+func (m *Mission) SetGoal(p r3.Vector) {
+	if m.interactive && m.outcome == nil && finiteVec(p) {
+		m.setGoal(p)
+	}
+}
+
+func (m *Mission) setGoal(p r3.Vector) {
+	m.goal, m.goalFrom, m.goalAt, m.goalDist = &p, m.robot.State.Pos, m.t, m.distance
+	m.log.Write(GoalRecord{Type: "goal", T: round4(m.t), P: arr(p)})
+}
+
+// Stop ends the mission from outside (Stopped), unless it has ended.
+func (m *Mission) Stop() {
+	if m.outcome == nil {
+		m.finish(Stopped)
+	}
+}
+
+// Step advances the mission by StepDT.
+func (m *Mission) Step() StepResult {
+	var res StepResult
+	if m.outcome != nil {
+		res.Done = true
+		return res
+	}
+	m.t += StepDT
+	sc := m.Scenario
+	for ; m.nextGoal < len(sc.Goals) && sc.Goals[m.nextGoal].At <= m.t; m.nextGoal++ {
+		p := sc.Goals[m.nextGoal].Pose
+		m.setGoal(p)
+		res.Goal = &p
+	}
+	for ; m.nextObst < len(sc.Obstacles) && sc.Obstacles[m.nextObst].At <= m.t; m.nextObst++ {
+		if ch, ok := m.apply(sc.Obstacles[m.nextObst]); ok {
+			res.Obstacles = append(res.Obstacles, ch)
+		}
+	}
+	res.Obstacles = m.animate(res.Obstacles)
+	for m.rnd != nil && m.rnd.next < len(m.rnd.times) && m.rnd.times[m.rnd.next] <= m.t {
+		m.rnd.next++
+		if ch, ok := m.rnd.event(m); ok {
+			res.Obstacles = append(res.Obstacles, ch)
+		}
+	}
+	for _, ch := range res.Obstacles {
+		rec := ObstacleRecord{Type: "obstacle", T: round4(m.t), ID: ch.ID, Action: ch.Action}
+		if ch.Action != Delete {
+			rec.Shape = shapeRecord(ch.Shape)
+		}
+		m.log.Write(rec)
+	}
+	for ; m.nextHostile < len(sc.Hostile) && sc.Hostile[m.nextHostile].At <= m.t; m.nextHostile++ {
+		k := sc.Hostile[m.nextHostile].Kind
+		res.Hostile = append(res.Hostile, k)
+		m.log.Write(HostileRecord{Type: "hostile", T: round4(m.t), Kind: k})
+	}
+	before := m.robot.State.Pos
+	m.robot.Step(m.ctrl.Command(m.robot), StepDT)
+	pos := m.robot.State.Pos
+	m.distance += pos.Sub(before).Norm()
+	if m.t >= m.nextPose-1e-9 {
+		m.nextPose = m.t + 0.1
+		m.log.Write(PoseRecord{Type: "pose", T: round4(m.t), P: arr(pos), Yaw: round4(m.robot.State.Yaw), Speed: round4(m.robot.State.Speed)})
+	}
+	res.Lidar = sc.Lidar != nil && due(&m.nextLidar, m.t, sc.Lidar.Rate)
+	res.Laser = sc.Laser != nil && due(&m.nextLaser, m.t, sc.Laser.Rate)
+	m.check()
+	res.Done = m.outcome != nil
+	return res
+}
+
+// due reports whether a sensor at rate is due at t, and schedules the
+// next scan.
+func due(next *float64, t, rate float64) bool {
+	if t < *next-1e-9 {
+		return false
+	}
+	*next += 1 / rate
+	if *next < t {
+		*next = t + 1/rate
+	}
+	return true
+}
+
+// check looks for the end of the mission.
+func (m *Mission) check() {
+	sc, pos := m.Scenario, m.robot.State.Pos
+	what, hit := m.World.Collides(m.body, pos)
+	if hit && !m.touching {
+		m.collisions++
+		m.log.Write(CollisionRecord{Type: "collision", T: round4(m.t), P: arr(pos), With: what})
+	}
+	m.touching = hit
+	final := !m.interactive && m.goal != nil && m.nextGoal == len(sc.Goals)
+	switch {
+	case hit && sc.OnCollision == "stop":
+		m.finish(Collision)
+	case final && m.reached(pos):
+		m.finish(Reached)
+	case final && m.unreachableSince >= 0 && m.t-max(m.unreachableSince, m.goalAt) >= sc.UnreachableAfter:
+		m.finish(Unreachable)
+	case sc.Timeout > 0 && m.t >= sc.Timeout-1e-9:
+		m.finish(Timeout)
+	}
+}
+
+// reached reports whether pos is within the goal tolerance of the goal
+// (ground robots: in the plane).
+func (m *Mission) reached(pos r3.Vector) bool {
+	d := pos.Sub(*m.goal)
+	if m.Scenario.Robot.Type == Ground {
+		d.Z = 0
+	}
+	return d.Norm() <= m.Scenario.GoalTolerance
+}
