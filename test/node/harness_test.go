@@ -30,7 +30,7 @@ var (
 	buildErr  error
 )
 
-// binaries builds navnode and navlaunch once per test run.
+// binaries builds navnode, navlaunch and navsim once per test run.
 func binaries(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -38,7 +38,7 @@ func binaries(t testing.TB) string {
 		if buildErr != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", binDir, "./cmd/navnode", "./cmd/navlaunch")
+		cmd := exec.Command("go", "build", "-o", binDir, "./cmd/navnode", "./cmd/navlaunch", "./cmd/navsim")
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -59,12 +59,20 @@ type launched struct {
 // params and extra launch arguments on DDS domain, loopback only.
 func launch(t testing.TB, domain uint32, params string, args ...string) *launched {
 	t.Helper()
+	return launchFile(t, domain, nil, nil, "navnode.launch.xml", append([]string{"params_file:=" + params}, args...)...)
+}
+
+// launchFile runs navlaunch with flags on launch/file with launch
+// arguments args, on DDS domain, loopback only, with env added.
+func launchFile(t testing.TB, domain uint32, env, flags []string, file string, args ...string) *launched {
+	t.Helper()
 	bin := binaries(t)
-	argv := append([]string{"-bin", bin, "-share", repoRoot, filepath.Join(repoRoot, "launch", "navnode.launch.xml"),
-		"params_file:=" + params}, args...)
+	argv := append(append([]string{"-bin", bin, "-share", repoRoot}, flags...), filepath.Join(repoRoot, "launch", file))
+	argv = append(argv, args...)
 	cmd := exec.Command(filepath.Join(bin, "navlaunch"), argv...)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("ROS_DOMAIN_ID=%d", domain),
 		"ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", "CYCLONEDDS_URI="+dds.LoopbackInterface)
+	cmd.Env = append(cmd.Env, env...)
 	l := &launched{cmd: cmd, out: &syncBuffer{}, done: make(chan error, 1)}
 	cmd.Stdout, cmd.Stderr = l.out, l.out
 	require.NoError(t, cmd.Start())
@@ -76,6 +84,17 @@ func launch(t testing.TB, domain uint32, params string, args ...string) *launche
 		}
 	})
 	return l
+}
+
+// wait waits up to d for navlaunch to exit by itself.
+func (l *launched) wait(d time.Duration) error {
+	select {
+	case err := <-l.done:
+		l.done <- err
+		return err
+	case <-time.After(d):
+		return fmt.Errorf("navlaunch still running after %v", d)
+	}
 }
 
 // stop sends SIGINT and waits for a clean exit.

@@ -1,0 +1,185 @@
+package node
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/navnode/navnode/sim"
+)
+
+// TestMissions are the closed-loop missions: navsim and navnode over DDS
+// on loopback, started together from launch/navnode_sim.launch.xml as
+// `make demo` and users start them. navsim flies or drives the robot
+// along navnode's plan through the scenario and exits with status 0 when
+// the outcome is what the scenario expects; the test reads its mission
+// log and checks the rest.
+func TestMissions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: closed-loop missions take about two minutes")
+	}
+	for i, c := range []struct {
+		scenario string
+		check    func(t *testing.T, l *sim.Log)
+	}{
+		{"depot_box", checkRepaired},
+		{"city_aerial", checkAppearAndGo},
+		{"unreachable", checkUnreachable},
+		{"goal_change", checkGoalChange},
+		{"hostile", checkHostile},
+	} {
+		t.Run(c.scenario, func(t *testing.T) {
+			l := runMission(t, domainBase+20+uint32(i), c.scenario)
+			o := l.Outcome
+			require.NotNil(t, o, "the mission did not end")
+			require.Equal(t, "reached", o.Result, "%s", o.Why)
+			require.Zero(t, o.Collisions, "the robot touched an obstacle")
+			require.Empty(t, l.Collisions)
+			require.NotNil(t, o.Optimal)
+			t.Logf("%s: %s in %.1f s, %.2f m travelled since the final goal (optimal %.2f m), %d replans, repair p99 %.2f ms",
+				c.scenario, o.Result, o.Time, o.DistanceToGoal, *o.Optimal, o.Replans, o.RepairP99)
+			c.check(t, l)
+		})
+	}
+}
+
+// runMission runs scenarios/NAME.yaml with config/sim_NAME.yaml and
+// returns its log.
+func runMission(t *testing.T, domain uint32, name string) *sim.Log {
+	t.Helper()
+	logPath := filepath.Join(t.TempDir(), "mission.log")
+	nav := launchFile(t, domain, []string{"NAVSIM_LOG=" + logPath}, []string{"-exit-on-first"}, "navnode_sim.launch.xml",
+		"scenario:="+filepath.Join(repoRoot, "scenarios", name+".yaml"),
+		"robot_params_file:="+filepath.Join(repoRoot, "config", "sim_"+name+".yaml"))
+	require.NoError(t, nav.wait(3*time.Minute), "navlaunch:\n%s", nav.out.String())
+	f, err := os.Open(logPath)
+	require.NoError(t, err)
+	defer f.Close()
+	l, err := sim.ReadLog(f)
+	require.NoError(t, err)
+	return l
+}
+
+// checkRepaired: the box dropped on the path changed the plan, and navnode
+// reported the repair in its diagnostics.
+func checkRepaired(t *testing.T, l *sim.Log) {
+	require.NotEmpty(t, l.Obstacles)
+	at := l.Obstacles[0].T
+	before, after := -1, -1
+	for _, s := range l.Statuses {
+		if s.T <= at {
+			before = s.Replans
+		} else if after < 0 || s.Replans > after {
+			after = s.Replans
+		}
+	}
+	require.Greater(t, after, before, "no repair reported in diagnostics after the box at %.1f s", at)
+	require.True(t, planChangedAfter(l, at), "no plan changed after the box")
+}
+
+// checkAppearAndGo: obstacles appeared and went during the flight.
+func checkAppearAndGo(t *testing.T, l *sim.Log) {
+	added, deleted := 0, 0
+	for _, o := range l.Obstacles {
+		switch o.Action {
+		case "add":
+			added++
+		case "delete":
+			deleted++
+		}
+	}
+	require.Positive(t, added)
+	require.Positive(t, deleted)
+	require.Equal(t, "aerial", l.Mission.Robot.Type)
+}
+
+// checkUnreachable: navnode said unreachable, the robot stayed put
+// meanwhile, and the next goal was reached.
+func checkUnreachable(t *testing.T, l *sim.Log) {
+	from, to := -1.0, -1.0
+	for _, s := range l.Statuses {
+		if s.Status == "unreachable" && from < 0 {
+			from = s.T
+		}
+	}
+	require.GreaterOrEqual(t, from, 0.0, "navnode never reported unreachable")
+	require.GreaterOrEqual(t, len(l.Goals), 2)
+	to = l.Goals[1].T
+	moved := 0.0
+	var prev *sim.PoseRecord
+	for i := range l.Poses {
+		p := &l.Poses[i]
+		if p.T > from+1 && p.T < to && prev != nil && prev.T > from+1 {
+			moved += dist3(p.P, prev.P)
+		}
+		prev = p
+	}
+	require.Less(t, moved, 0.05, "the robot moved %.2f m while its goal was unreachable", moved)
+}
+
+// checkGoalChange: the final goal is the second one, reached.
+func checkGoalChange(t *testing.T, l *sim.Log) {
+	require.GreaterOrEqual(t, len(l.Goals), 2)
+	last := l.Goals[len(l.Goals)-1]
+	require.NotNil(t, l.Outcome.Goal)
+	require.Equal(t, last.P, *l.Outcome.Goal)
+	require.True(t, planChangedAfter(l, last.T), "no new plan after the goal changed")
+}
+
+// checkHostile: garbage went in, navnode counted it and went on.
+func checkHostile(t *testing.T, l *sim.Log) {
+	require.NotEmpty(t, l.Hostile)
+	require.Positive(t, l.Outcome.Malformed, "navnode counted no malformed input")
+}
+
+// planChangedAfter reports whether a plan received after t differs from
+// the last one before it by more than 0.2 m somewhere.
+func planChangedAfter(l *sim.Log, t float64) bool {
+	var last [][3]float64
+	for _, p := range l.Plans {
+		if p.T <= t {
+			last = p.Poses
+			continue
+		}
+		if len(last) == 0 || len(p.Poses) == 0 {
+			return len(p.Poses) > 0
+		}
+		for _, q := range p.Poses {
+			if nearest(q, last) > 0.2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nearest returns the distance from q to the nearest point of the
+// polyline pts.
+func nearest(q [3]float64, pts [][3]float64) float64 {
+	best := dist3(q, pts[0])
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		var ab, aq [3]float64
+		l2 := 0.0
+		for k := range 3 {
+			ab[k], aq[k] = b[k]-a[k], q[k]-a[k]
+			l2 += ab[k] * ab[k]
+		}
+		f := 0.0
+		if l2 > 0 {
+			f = (ab[0]*aq[0] + ab[1]*aq[1] + ab[2]*aq[2]) / l2
+			f = min(1, max(0, f))
+		}
+		best = min(best, dist3(q, [3]float64{a[0] + f*ab[0], a[1] + f*ab[1], a[2] + f*ab[2]}))
+	}
+	return best
+}
+
+func dist3(a, b [3]float64) float64 {
+	dx, dy, dz := a[0]-b[0], a[1]-b[1], a[2]-b[2]
+	return math.Sqrt(dx*dx + dy*dy + dz*dz)
+}
