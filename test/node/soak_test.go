@@ -1,0 +1,104 @@
+package node
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/navnode/navnode/sim"
+)
+
+// BenchmarkSoak is the soak run of the benchmark command (not CI): b.N
+// randomized missions of scenarios/soak.yaml (a ground robot between a
+// random start and goal in the depot, random obstacles dropped on and off
+// its path, the goal kept reachable), seeds 1..b.N, two at a time. It
+// reports the share reached, collisions, missions that ended otherwise,
+// and the median over missions of navnode's median repair time:
+//
+//	scripts/netns go test -run '^$' -bench Soak -benchtime 200x -timeout 3h ./test/node/
+func BenchmarkSoak(b *testing.B) {
+	const parallel = 2
+	seeds := make(chan int)
+	var mu sync.Mutex
+	var outcomes []*sim.Outcome
+	var failures []string
+	var wg sync.WaitGroup
+	for w := range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seed := range seeds {
+				o, err := soakMission(b, domainBase+40+uint32(w), seed)
+				mu.Lock()
+				if err != nil {
+					failures = append(failures, fmt.Sprintf("seed %d: %v", seed, err))
+				} else {
+					outcomes = append(outcomes, o)
+					if o.Result != "reached" || o.Collisions > 0 {
+						failures = append(failures, fmt.Sprintf("seed %d: %s, %d collisions (%s)", seed, o.Result, o.Collisions, o.Why))
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	seed := 0
+	for b.Loop() {
+		seed++
+		seeds <- seed
+	}
+	close(seeds)
+	wg.Wait()
+	b.StopTimer()
+	reached, collisions := 0, 0
+	var repairs []float64
+	for _, o := range outcomes {
+		if o.Result == "reached" {
+			reached++
+		}
+		collisions += o.Collisions
+		repairs = append(repairs, o.RepairP50)
+	}
+	slices.Sort(repairs)
+	for _, f := range failures {
+		b.Log(f)
+	}
+	b.ReportMetric(float64(seed), "missions")
+	b.ReportMetric(100*float64(reached)/float64(max(seed, 1)), "reached-%")
+	b.ReportMetric(float64(collisions), "collisions")
+	if len(repairs) > 0 {
+		b.ReportMetric(repairs[len(repairs)/2], "median-repair-ms")
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+// soakMission runs one soak mission with seed and returns its outcome.
+func soakMission(b *testing.B, domain uint32, seed int) (*sim.Outcome, error) {
+	dir, err := os.MkdirTemp("", "soak-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	logPath := filepath.Join(dir, "mission.log")
+	nav := launchFile(b, domain, []string{"NAVSIM_LOG=" + logPath, fmt.Sprintf("NAVSIM_SEED=%d", seed)}, []string{"-exit-on-first"},
+		"navnode_sim.launch.xml", "scenario:="+filepath.Join(repoRoot, "scenarios", "soak.yaml"),
+		"robot_params_file:="+filepath.Join(repoRoot, "config", "sim_soak.yaml"))
+	werr := nav.wait(3 * time.Minute)
+	f, err := os.Open(logPath)
+	if err != nil {
+		return nil, fmt.Errorf("%v (navlaunch: %v)", err, werr)
+	}
+	defer f.Close()
+	l, err := sim.ReadLog(f)
+	if err != nil {
+		return nil, err
+	}
+	if l.Outcome == nil {
+		return nil, fmt.Errorf("no outcome (navlaunch: %v)", werr)
+	}
+	return l.Outcome, nil
+}
