@@ -8,7 +8,7 @@ FOXGLOVE := test/interop/foxglove
 # Node.js and npm come from apt only when they are not already installed.
 APT_PACKAGES := iproute2 pkg-config cyclonedds-dev cyclonedds-tools libfastrtps-dev libfastcdr-dev fastddsgen g++ colcon python3-colcon-ros python3-colcon-package-selection python3-colcon-bash ament-cmake
 
-.PHONY: deps build test vet generate check-generated fuzz bench peers
+.PHONY: deps build test vet generate check-generated fuzz bench peers demo soak
 
 ## deps: install every apt and npm package and Go module the build and tests need (idempotent, as root)
 deps:
@@ -72,6 +72,18 @@ test: check-generated vet peers
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz
 
+## demo: the README's first command: install what is needed, build, fly an aerial robot across
+## worlds/city.yaml for about 30 s while obstacles appear on its path (navsim + navnode over DDS on
+## loopback, from launch/navnode_sim.launch.xml), print the summary and draw docs/demo.svg
+DEMO_BIN := build/bin
+demo: deps
+	$(GO) build -o $(DEMO_BIN)/ ./cmd/navnode ./cmd/navsim ./cmd/navlaunch ./cmd/navreport
+	@mkdir -p build
+	NAVSIM_LOG=build/demo.log ROS_DOMAIN_ID=$${ROS_DOMAIN_ID:-77} ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST \
+		scripts/netns $(DEMO_BIN)/navlaunch -exit-on-first -bin $(DEMO_BIN) launch/navnode_sim.launch.xml \
+		scenario:=scenarios/demo.yaml robot_params_file:=config/sim_demo.yaml
+	$(DEMO_BIN)/navreport -log build/demo.log -svg docs/demo.svg
+
 ## bench: the benchmark command; results go in README.md
 bench: peers
 	$(GO) test -run '^$$' -bench . -benchtime 2s -count 3 ./msgs/
@@ -82,3 +94,4 @@ bench: peers
 	scripts/netns $(GO) test -run '^$$' -bench . -benchtime 14000x -count 3 ./test/interop/
 	$(GO) test -run '^$$' -bench . -benchtime 10x -count 3 ./replanner/
 	scripts/netns $(GO) test -run '^$$' -bench ObstacleToPlan -benchtime 100x ./test/node/
+	scripts/netns $(GO) test -run '^$$' -bench Soak -benchtime 200x -timeout 3h ./test/node/
