@@ -125,6 +125,15 @@ type Config struct {
 	// shorter than a planner's set-up still makes progress. A* starts over
 	// on each Tick, so an A* search longer than the Budget never finishes.
 	Budget time.Duration
+	// RepairBudget, for D* Lite without a Budget, bounds the search of a
+	// Tick after a change that crossed the remaining path (0: none). When
+	// the repair runs out of it and the old path is no longer legal, the
+	// Tick publishes a detour instead: A* on the lattice from the robot
+	// round the blocked part to the old path beyond it (the rest of the
+	// old path is kept), with Epsilon +Inf. Later Ticks finish the repair,
+	// RepairBudget at a time, and then publish the optimal path. It bounds
+	// how long a robot waits for a path that avoids a new obstacle.
+	RepairBudget time.Duration
 	// Epsilon0 and EpsilonStep are AD*'s schedule: the first inflation
 	// (≥ 1, default 2.5) and how much ε falls per improvement (> 0,
 	// default 0.5).
@@ -198,6 +207,8 @@ func (c Config) withDefaults(res float64) (Config, error) {
 		return c, fmt.Errorf("%w: unknown strategy %d", ErrConfig, c.Strategy)
 	case c.Budget < 0:
 		return c, fmt.Errorf("%w: negative budget %v", ErrConfig, c.Budget)
+	case c.RepairBudget < 0:
+		return c, fmt.Errorf("%w: negative repair budget %v", ErrConfig, c.RepairBudget)
 	case !(c.Epsilon0 >= 1) || math.IsInf(c.Epsilon0, 0):
 		return c, fmt.Errorf("%w: AD* ε₀ %v: want finite and ≥ 1", ErrConfig, c.Epsilon0)
 	case !(c.EpsilonStep > 0) || math.IsInf(c.EpsilonStep, 0):

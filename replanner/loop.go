@@ -22,9 +22,10 @@ type Loop struct {
 	floor float64 // Ground: the z of the floor layer's voxel centres, metres
 
 	// One planner, for cfg.Strategy.
-	dstar  *planners.DStarLite
-	adstar *planners.ADStar
-	astar  *planners.AStar
+	dstar   *planners.DStarLite
+	adstar  *planners.ADStar
+	astar   *planners.AStar
+	detourA *planners.AStar // detours, with RepairBudget (detour.go)
 
 	pose    r3.Vector // metres; Ground: z on the floor layer
 	hasPose bool
@@ -52,6 +53,8 @@ type Loop struct {
 	seen    []uint32          // per node: seenGen when already in changed [len = NumNodes]
 	seenGen uint32
 	plan    []planners.NodeID // path buffer the planners write into
+	old     []planners.NodeID // the remaining path before a repair, for a detour
+	spare   []planners.NodeID // a detour's path
 }
 
 // New returns a loop planning on m over cfg.Volume, with a lattice built

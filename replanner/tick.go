@@ -27,6 +27,9 @@ type Output struct {
 	// Replanned: the planner ran and produced the path in this Tick (not
 	// when the previous path was kept and trimmed behind the robot).
 	Replanned bool
+	// Pending: the search is not finished (it ran out of time, or AD* is
+	// still above ε = 1); the next Tick goes on with it, so call it soon.
+	Pending bool
 	// Repair: the search answered a change of the world or of the goal
 	// (a new goal, a change across the path, a cost that fell), not only
 	// the robot off its path's cells or AD* improving its bound.
@@ -52,6 +55,13 @@ type Output struct {
 // the previous path, trimmed behind the robot. It never runs past ctx's
 // end nor, beyond one deadline-check interval, past Config.Budget.
 func (l *Loop) Tick(ctx context.Context) Output {
+	out := l.tick(ctx)
+	out.Pending = l.stale || (out.Status == Following && out.Epsilon > 1)
+	return out
+}
+
+// tick is Tick but for Output.Pending.
+func (l *Loop) tick(ctx context.Context) Output {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -97,6 +107,10 @@ func (l *Loop) Tick(ctx context.Context) Output {
 // the search runs out of time it keeps the previous path if it is still
 // legal and the robot is on it.
 func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.NodeID, from r3.Vector, at int) Output {
+	l.old = l.old[:0] // for a detour: the path from the robot on (refresh below may drop it)
+	if at >= 0 {
+		l.old = append(l.old, l.path.nodes[at:]...)
+	}
 	res, err := l.search(ctx, start, goal)
 	out.Stats, out.RepairTime = res.Stats, res.Stats.Elapsed
 	out.Repair = l.newGoal || l.affected || l.fell
@@ -120,7 +134,9 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 	l.stale = true // resume on the next Tick
 	if !errors.Is(err, planners.ErrTimeout) {
 		l.resetPlanner() // cannot happen: start and goal are passable lattice nodes
-	} else if at >= 0 && !l.newGoal && (!l.affected || l.path.refresh(l.g) == nil) {
+	} else if at >= 0 && !l.newGoal && l.affected && l.path.refresh(l.g) != nil && l.detour(ctx) {
+		return l.following(out, from, true) // a stopgap round the change; the repair goes on
+	} else if at >= 0 && !l.newGoal && (!l.affected || !l.path.empty()) {
 		// Out of time, but the previous path is still legal and the robot
 		// on it. After a change its bound is unknown, and so is that of
 		// the rest of an ε-bounded path (only optimality passes to a
@@ -144,8 +160,11 @@ func (l *Loop) settle(start planners.NodeID) {
 
 // search runs the strategy's planner under ctx and the Budget.
 func (l *Loop) search(ctx context.Context, start, goal planners.NodeID) (planners.Result, error) {
-	if l.cfg.Budget > 0 {
+	switch {
+	case l.cfg.Budget > 0:
 		ctx = newSliceContext(ctx, l.cfg.Budget)
+	case l.cfg.RepairBudget > 0 && l.dstar != nil && !l.newGoal && (l.affected || l.stale):
+		ctx = newSliceContext(ctx, l.cfg.RepairBudget)
 	}
 	var res planners.Result
 	var err error

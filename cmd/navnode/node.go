@@ -158,6 +158,7 @@ func (n *navnode) serve(ctx context.Context, w *world) error {
 		defer t.Stop()
 		grid = t.C
 	}
+	var soon <-chan time.Time // a search is unfinished: go on with it before the next tick
 	for {
 		select {
 		case <-ctx.Done():
@@ -166,9 +167,11 @@ func (n *navnode) serve(ctx context.Context, w *world) error {
 		case f := <-n.inbox:
 			f(w)
 			n.drain(w)
-			n.step(ctx, w)
+			soon = n.step(ctx, w)
 		case <-tick.C:
-			n.step(ctx, w)
+			soon = n.step(ctx, w)
+		case <-soon:
+			soon = n.step(ctx, w)
 		case <-diag.C:
 			n.publishDiagnostics(w)
 		case <-voxels:
@@ -192,13 +195,19 @@ func (n *navnode) drain(w *world) {
 	}
 }
 
-// step ticks the planning loop and publishes a changed plan.
-func (n *navnode) step(ctx context.Context, w *world) {
+// step ticks the planning loop and publishes a changed plan. While the
+// loop's search is unfinished it returns a channel that fires at once,
+// so that the search goes on between messages instead of waiting for the
+// next tick.
+func (n *navnode) step(ctx context.Context, w *world) <-chan time.Time {
 	out, changed := w.tick(ctx)
-	if !changed {
-		return
+	if changed {
+		n.publishPlan(w, out)
 	}
-	n.publishPlan(w, out)
+	if out.Pending {
+		return time.After(0)
+	}
+	return nil
 }
 
 // send hands f to the planning goroutine, unless the node is closing.

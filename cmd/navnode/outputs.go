@@ -25,6 +25,9 @@ func (n *navnode) stamp() time.Duration {
 
 // publishPlan publishes the path and its markers.
 func (n *navnode) publishPlan(w *world, out replanner.Output) {
+	n.log.Debug("plan", zap.Stringer("status", out.Status), zap.Int("poses", len(out.Path)),
+		zap.Float64("epsilon", out.Epsilon), zap.Bool("replanned", out.Replanned), zap.Bool("repair", out.Repair),
+		zap.Duration("search", out.RepairTime))
 	now := n.stamp()
 	path := rosconv.Path(out.Path, n.p.MapFrame, now)
 	if err := n.plan.Publish(&path); err != nil {

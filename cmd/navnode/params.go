@@ -26,6 +26,7 @@ type params struct {
 	MinAltitude, MaxAltitude       float64 // m
 	Epsilon0, EpsilonStep          float64
 	Budget                         time.Duration // per tick, AD*
+	RepairBudget                   time.Duration // per tick, D* Lite after a change on the path
 	TickHz                         float64
 	Decay                          time.Duration
 	SensorMinRange, SensorMaxRange float64 // m
@@ -76,6 +77,7 @@ func declareParams(n *ros.Node) (params, error) {
 	num(&p.Epsilon0, "epsilon0", 2.5, "AD*: first inflation factor", 1, 100)
 	num(&p.EpsilonStep, "epsilon_step", 0.5, "AD*: how much ε falls per improvement", 0.001, 100)
 	dur(&p.Budget, "budget_ms", 0, "planning time per tick (0: none); with planner auto a budget selects AD*, ms", 0, 10000, time.Millisecond)
+	dur(&p.RepairBudget, "repair_budget_ms", 5, "D* Lite: search time per tick after a change blocks the path; past it a local detour is published and the repair finishes on later ticks (0: none), ms", 0, 10000, time.Millisecond)
 	num(&p.TickHz, "tick_hz", 10, "replanning loop rate, Hz (changes and goals also replan at once)", 0.1, 1000)
 	dur(&p.Decay, "decay_s", 0, "sensor marks not seen again for this long are forgotten (0: never), s", 0, 3600, time.Second)
 	num(&p.SensorMinRange, "sensor_min_range", 0.1, "points nearer than this are ignored (robot self-hits), m", 0, 100)
@@ -158,6 +160,7 @@ func (p *params) replannerConfig() replanner.Config {
 	c := replanner.Config{
 		Volume:           p.volume(),
 		Budget:           p.Budget,
+		RepairBudget:     p.RepairBudget,
 		Epsilon0:         p.Epsilon0,
 		EpsilonStep:      p.EpsilonStep,
 		UnknownIsFree:    p.UnknownIsFree,
