@@ -64,40 +64,32 @@ func (g *portalGraph) NumNodes() int { return len(g.ends) + 2 }
 
 // Successors implements planners.Graph.
 func (g *portalGraph) Successors(n planners.NodeID, dst []planners.Edge) []planners.Edge {
-	switch n {
-	case g.goalNode():
-		return dst
-	case g.startNode():
-		if g.sr == g.gr {
-			dst = append(dst, g.edge(n, g.goalNode()))
-		}
-		return g.around(n, g.sr, dst)
-	}
-	for _, r := range g.ends[n] {
-		dst = g.around(n, r, dst)
-		if r == g.gr {
-			dst = append(dst, g.edge(n, g.goalNode()))
-		}
-	}
-	return dst
+	return g.adjacent(n, g.startNode(), g.goalNode(), g.sr, g.gr, dst)
 }
 
 // Predecessors implements planners.Graph: edges are symmetric but for
 // the start (none in) and the goal (none out).
 func (g *portalGraph) Predecessors(n planners.NodeID, dst []planners.Edge) []planners.Edge {
+	return g.adjacent(n, g.goalNode(), g.startNode(), g.gr, g.sr, dst)
+}
+
+// adjacent appends n's edges in one direction: from the query end near
+// (in region nearR, which no edge enters) toward the end far (in farR,
+// which no edge leaves).
+func (g *portalGraph) adjacent(n, near, far, nearR, farR planners.NodeID, dst []planners.Edge) []planners.Edge {
 	switch n {
-	case g.startNode():
+	case far:
 		return dst
-	case g.goalNode():
-		if g.sr == g.gr {
-			dst = append(dst, g.edge(n, g.startNode()))
+	case near:
+		if nearR == farR {
+			dst = append(dst, g.edge(n, far))
 		}
-		return g.around(n, g.gr, dst)
+		return g.around(n, nearR, dst)
 	}
 	for _, r := range g.ends[n] {
 		dst = g.around(n, r, dst)
-		if r == g.sr {
-			dst = append(dst, g.edge(n, g.startNode()))
+		if r == farR {
+			dst = append(dst, g.edge(n, far))
 		}
 	}
 	return dst
