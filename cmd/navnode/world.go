@@ -62,14 +62,17 @@ func (w *world) plannerName() string {
 }
 
 // apply applies a costmap update and tells the planning loop what
-// changed. It returns the points the update skipped.
+// changed. It returns the points the update skipped. An update that hit
+// the costmap's memory cap is applied as far as it got, and its error
+// returned to be counted.
 func (w *world) apply(u voxel.Update) (skipped int, err error) {
-	if err := w.vm.ApplyInto(&w.cs, u); err != nil && !errors.Is(err, voxel.ErrMemory) {
+	err = w.vm.ApplyInto(&w.cs, u)
+	if err != nil && !errors.Is(err, voxel.ErrMemory) {
 		return 0, err
 	}
 	in := w.cs.Input
 	w.loop.Changed(&w.cs)
-	return in.NonFinite + in.TooClose + in.Outside + in.Refused, nil
+	return in.NonFinite + in.TooClose + in.Outside + in.Refused, err
 }
 
 // setPose records the robot's position.
