@@ -100,8 +100,10 @@ func TestCloudClearsAlongRays(t *testing.T) {
 		p := o.Add(vec(rng.Float64()*4-2, rng.Float64()*4-2, rng.Float64()*2-1))
 		cs, err := m.Apply(&Cloud{Origin: o, Points: []r3.Vector{p}, MaxRange: 10})
 		require.NoError(t, err)
-		ray := bruteRay(m.frame.local(o), m.frame.local(p))
-		end, _ := m.frame.KeyOf(p)
+		// A return is marked a thousandth of a voxel on along its ray.
+		q := p.Add(p.Sub(o).Mul(hitNudgeVoxels * 0.1 / p.Sub(o).Norm()))
+		ray := bruteRay(m.frame.local(o), m.frame.local(q))
+		end, _ := m.frame.KeyOf(q)
 		require.Equal(t, end, ray[len(ray)-1])
 		for _, k := range ray[:len(ray)-1] {
 			require.Equal(t, Free, m.Cost(k), "ray %d: voxel %v on the ray", i, k)
