@@ -80,6 +80,7 @@ func runMeshDPA(args []string, stdout io.Writer) error {
 	reps := fs.Int("reps", 3, "times each search runs; the fastest counts")
 	clock := fs.String("clock", "cpu", "what times searches and updates: cpu (the thread's CPU time, robust to other load) or wall")
 	mixed := fs.String("mixed", "check", "what DPA* does after an update the mesh certified as neither insertion nor deletion: check (navmesh's ReplanChange decides per robot whether DPA* may re-plan, else plan from scratch), scratch (always plan from scratch) or split (re-plan it as its removals, then its additions)")
+	profile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	baseline := fs.String("baseline", "astar", "A* to compare with: astar (planners.AStar) or same (DPA*'s own search without pruning)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdout, "usage: navbench meshdpa [flags]: Table I of van Toll & Geraerts 2015 on the navigation mesh, DPA* against A* after an obstacle is inserted and deleted")
@@ -88,6 +89,11 @@ func runMeshDPA(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	stop, err := startProfile(*profile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	rel, known := meshWorlds[*world]
 	switch {
 	case fs.NArg() > 0:
@@ -132,7 +138,6 @@ func runMeshDPA(args []string, stdout io.Writer) error {
 
 	rng := rand.New(rand.NewPCG(*seed, 0x9e3779b97f4a7c15))
 	var w *meshWorld
-	var err error
 	if *world == "aerial" {
 		w, err = loadAerialWorld(*mapPath, *res, *robot, *inflation, int32(*tile), rng)
 	} else {
