@@ -37,15 +37,16 @@ func TestLaserScan(t *testing.T) {
 	require.Equal(t, float32(2), s.Ranges[0], "ranges are copied")
 
 	// Beam 2 points along the laser's x, which is the map's −x: it ends
-	// at (−1, 1, 0.5).
+	// at (−1, 1, 0.5), on a voxel face, so the voxel beyond the face is
+	// marked.
 	m, err := voxel.New(voxel.Config{Resolution: 0.1})
 	require.NoError(t, err)
 	_, err = m.Apply(s)
 	require.NoError(t, err)
-	c, ok := m.CostAt(vec(-0.95, 1.05, 0.55))
+	c, ok := m.CostAt(vec(-1.05, 1.05, 0.55))
 	require.True(t, ok)
 	require.Equal(t, voxel.Lethal, c)
-	c, _ = m.CostAt(vec(0.05, 1.05, 0.55))
+	c, _ = m.CostAt(vec(-0.95, 1.05, 0.55))
 	require.Equal(t, voxel.Free, c, "along the ray")
 
 	// Drivers disagree on whether angle_max is the last beam's angle.
