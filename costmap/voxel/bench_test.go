@@ -178,6 +178,7 @@ func median(d []time.Duration) time.Duration {
 // voxels alone.
 func withoutScratch(m *Map) *Map {
 	m.dirty, m.obstacles, m.sensor.rays, m.edt, m.scanPoints = nil, nil, nil, edtScratch{}, nil
+	m.sensor.table = scanTable{}
 	return m
 }
 

@@ -24,16 +24,8 @@ const (
 // brick holds the state of 8×8×8 voxels; index i = x | y<<3 | z<<6 in
 // brick-local coordinates. Layers that a brick does not use stay nil.
 type brick struct {
-	// Ray casting reads the first two cache lines on every visit: where
-	// the brick is, whether this scan updated a voxel, its log-odds.
-	org     Key                // voxel coordinates of the brick's minimum corner
-	scanned uint32             // the scan scanBits belong to
-	sensor  *[brickVoxels]int8 // log-odds in eighths per voxel; noObservation if never observed
-	// scanBits marks the voxels scan scanned updated already: each voxel
-	// takes one update per scan, however many rays cross it. Kept apart
-	// from the log-odds so that the many repeated visits near the sensor
-	// touch 64 bytes of a brick, not its 512.
-	scanBits [brickVoxels / 64]uint64
+	org    Key                // voxel coordinates of the brick's minimum corner
+	sensor *[brickVoxels]int8 // log-odds in eighths per voxel; noObservation if never observed
 
 	seen    int32                // voxels with sensor evidence
 	marks   int32                // voxels the sensor layer holds occupied
@@ -83,18 +75,5 @@ func (b *brick) box() Box {
 
 // empty reports whether b holds nothing its absence would not imply.
 func (b *brick) empty() bool { return b.near == 0 && b.seen == 0 && b.shaped == 0 }
-
-// visited reports whether scan updated voxel i already.
-func (b *brick) visited(i int, scan uint32) bool {
-	return b.scanned == scan && b.scanBits[i>>6]&(1<<(i&63)) != 0
-}
-
-// visit notes that scan updated voxel i.
-func (b *brick) visit(i int, scan uint32) {
-	if b.scanned != scan {
-		b.scanned, b.scanBits = scan, [brickVoxels / 64]uint64{}
-	}
-	b.scanBits[i>>6] |= 1 << (i & 63)
-}
 
 func trailingZeros(w uint64) int { return bits.TrailingZeros64(w) }

@@ -46,15 +46,6 @@ func (cs *ChangeSet) reset() {
 	cs.Input = InputStats{}
 }
 
-func (cs *ChangeSet) add(k Key, old, new Cost) {
-	if new > old {
-		cs.Rose = append(cs.Rose, Change{k, old, new})
-	} else {
-		cs.Fell = append(cs.Fell, Change{k, old, new})
-	}
-	cs.Bounds = cs.Bounds.Extend(k)
-}
-
 // inRegions reports whether k is inside one of the regions.
 func (cs *ChangeSet) inRegions(k Key) bool {
 	for _, r := range cs.Regions {

@@ -2,6 +2,7 @@ package voxel
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/golang/geo/r3"
 )
@@ -142,9 +143,13 @@ func (m *Map) get(k Key) *brick {
 	if m.prevStatic != nil {
 		st = m.prevStatic // a new brick must start from the costs reported before this Apply
 	}
-	st.fill(b)
-	for i := range b.occ {
-		b.cost[i] = m.infl.costOf(b.occ[i], far)
+	if st.extent().Intersect(b.box()).Empty() {
+		b.cost = allUnknown // what costOf gives an unknown voxel with no obstacle near
+	} else {
+		st.fill(b)
+		for i := range b.occ {
+			b.cost[i] = m.infl.costOf(b.occ[i], far)
+		}
 	}
 	m.bricks[brickOf(k)] = b
 	m.recent[recentSlot(brickOf(k))] = b
@@ -159,6 +164,14 @@ func (m *Map) get(k Key) *brick {
 	}
 	return b
 }
+
+// allUnknown is the cost of every voxel of a brick that no layer knows.
+var allUnknown = func() (c [brickVoxels]Cost) {
+	for i := range c {
+		c[i] = Unknown
+	}
+	return c
+}()
 
 // touch queues voxel i of b for a cost update in this Apply, once.
 func (m *Map) touch(b *brick, i int) {
@@ -193,31 +206,74 @@ func (m *Map) recombine(b *brick, i int) {
 // except inside the change set's regions, then drops bricks left holding
 // nothing.
 func (m *Map) commit() {
-	cs := m.cs
 	for _, b := range m.dirty {
-		list := m.listing(b)
-		for w, word := range b.touched {
-			for ; word != 0; word &= word - 1 {
-				i := w<<6 | trailingZeros(word)
-				d2 := uint16(far)
-				if b.d2 != nil {
-					d2 = b.d2[i]
-				}
-				c := m.infl.costOf(b.occ[i], d2)
-				if old := b.cost[i]; c != old {
-					b.cost[i] = c
-					if k := b.keyAt(i); list == listAll || list == listSome && !cs.inRegions(k) {
-						cs.add(k, old, c)
-					}
-				}
-			}
-		}
+		m.commitBrick(b, m.listing(b))
 	}
 	for _, b := range m.dirty {
 		if b.empty() && m.bricks[brickOf(b.org)] == b {
 			m.drop(b)
 		}
 	}
+}
+
+// commitBrick writes the cost of b's queued voxels and lists those that
+// changed as list says. A LiDAR scan lists millions: the lists and the
+// bounds are kept in locals, and the bounds grown once per brick.
+func (m *Map) commitBrick(b *brick, list int) {
+	cs := m.cs
+	rose, fell := cs.Rose, cs.Fell
+	var listed [brickVoxels / 64]uint64 // voxels listed
+	for w, word := range b.touched {
+		for ; word != 0; word &= word - 1 {
+			i := w<<6 | trailingZeros(word)
+			d2 := uint16(far)
+			if b.d2 != nil {
+				d2 = b.d2[i]
+			}
+			c, old := m.infl.costOf(b.occ[i], d2), b.cost[i]
+			if c == old {
+				continue
+			}
+			b.cost[i] = c
+			k := b.keyAt(i)
+			if list == listNone || list == listSome && cs.inRegions(k) {
+				continue
+			}
+			if c > old {
+				rose = append(rose, Change{k, old, c})
+			} else {
+				fell = append(fell, Change{k, old, c})
+			}
+			listed[w] |= 1 << (i & 63)
+		}
+	}
+	cs.Rose, cs.Fell = rose, fell
+	cs.Bounds = cs.Bounds.Union(b.extent(&listed))
+}
+
+// extent returns the box of the voxels of b whose bits in set are set.
+func (b *brick) extent(set *[brickVoxels / 64]uint64) Box {
+	var rows uint64 // a bit per (x, y) column with a set voxel
+	z0, z1 := int32(brickEdge), int32(-1)
+	for z, w := range set {
+		if w != 0 {
+			rows |= w
+			z0, z1 = min(z0, int32(z)), max(z1, int32(z))
+		}
+	}
+	if rows == 0 {
+		return emptyBox
+	}
+	var xs uint8 // a bit per x with a set voxel
+	y0, y1 := int32(brickEdge), int32(-1)
+	for y := range int32(brickEdge) {
+		if row := uint8(rows >> (y * brickEdge)); row != 0 {
+			xs |= row
+			y0, y1 = min(y0, y), max(y1, y)
+		}
+	}
+	x0, x1 := int32(bits.TrailingZeros8(xs)), int32(7-bits.LeadingZeros8(xs))
+	return Box{Min: b.org.Add(x0, y0, z0), Max: b.org.Add(x1, y1, z1)}
 }
 
 // Which voxels of a brick the change set lists.

@@ -145,7 +145,7 @@ type Stats struct {
 // Stats counts what the map holds.
 func (m *Map) Stats() Stats {
 	s := Stats{Bricks: len(m.bricks), Shapes: len(m.shapes)}
-	const base = 2*brickVoxels + 2*64 + 96 // occ, cost, touched, scanBits, header
+	const base = 2*brickVoxels + 64 + 96 // occ, cost, touched, header
 	for _, b := range m.bricks {
 		s.Observed += int(b.seen)
 		s.Marked += int(b.marks)

@@ -43,17 +43,19 @@ func sensorOcc(l int8) uint8 {
 
 // sensorState is the map's bookkeeping for sensor updates.
 type sensorState struct {
-	scan    uint32 // stamp of the current scan, from 1
 	epoch   time.Duration
 	started bool
 	now     uint32              // current scan's time, ms since epoch
 	marked  map[*brick]struct{} // bricks with marks, for decay
-	rays    []ray
+	rays    []ray               // the current scan's endpoints, then its rays
+	table   scanTable           // the current scan's bricks
 }
 
+// ray is one endpoint of a scan and the ray cast to it.
 type ray struct {
 	end r3.Vector // voxel units
-	key Key
+	key Key       // end's voxel
+	hit bool      // a return, marked; false: cut at MaxRange, cleared
 }
 
 func (s *sensorState) init() { s.marked = map[*brick]struct{}{} }
@@ -79,10 +81,24 @@ func (c *Cloud) apply(m *Map) error {
 		return err
 	}
 	m.beginScan(c.Stamp)
-	in := &m.cs.Input
-	s := &m.sensor
-	s.rays = s.rays[:0]
+	o, _ := m.frame.KeyOf(c.Origin) // checked
+	box := c.queue(m, o)
+	m.sensor.table.reset(box, o, len(m.sensor.rays))
 	origin := m.frame.local(c.Origin)
+	for _, r := range m.markEnds() {
+		m.clearRay(origin, r)
+	}
+	m.applyMisses()
+	m.sensor.table.release()
+	return nil
+}
+
+// queue counts the points by fate and queues the endpoints of their rays;
+// it returns the box holding the endpoints and the sensor's voxel o.
+func (c *Cloud) queue(m *Map, o Key) Box {
+	in := &m.cs.Input
+	m.sensor.rays = m.sensor.rays[:0]
+	box := Box{Min: o, Max: o}
 	// Hits first, so that a voxel with a return is marked even when a
 	// longer ray passes through it in the same scan.
 	for _, p := range c.Points {
@@ -95,7 +111,7 @@ func (c *Cloud) apply(m *Map) error {
 		case d < c.MinRange || d == 0:
 			in.TooClose++
 		case d <= c.MaxRange:
-			m.endpoint(p.Add(p.Sub(c.Origin).Mul(hitNudgeVoxels*m.frame.Resolution/d)), true)
+			box = m.queueEnd(p.Add(p.Sub(c.Origin).Mul(hitNudgeVoxels*m.frame.Resolution/d)), true, box)
 		}
 	}
 	for _, p := range c.Points {
@@ -105,13 +121,22 @@ func (c *Cloud) apply(m *Map) error {
 		v := p.Sub(c.Origin)
 		if d := v.Norm(); d > c.MaxRange && d >= c.MinRange {
 			in.Clipped++
-			m.endpoint(c.Origin.Add(v.Mul(c.MaxRange/d)), false)
+			box = m.queueEnd(c.Origin.Add(v.Mul(c.MaxRange/d)), false, box)
 		}
 	}
-	for _, r := range s.rays {
-		m.clearRay(origin, r)
+	return box
+}
+
+// markEnds marks (hits) or clears the queued endpoints, in order, and
+// returns the rays to cast: those whose endpoint no earlier one shared.
+func (m *Map) markEnds() []ray {
+	rays := m.sensor.rays[:0]
+	for _, r := range m.sensor.rays {
+		if m.endpoint(r) {
+			rays = append(rays, r)
+		}
 	}
-	return nil
+	return rays
 }
 
 // hitNudgeVoxels is how far, in voxels, a return is moved on along its
@@ -139,43 +164,49 @@ func (m *Map) checkSensor(origin r3.Vector, minRange, maxRange float64) error {
 	return nil
 }
 
-// beginScan starts a new scan stamp and notes its time.
+// beginScan notes the time of a new scan.
 func (m *Map) beginScan(stamp time.Duration) {
 	s := &m.sensor
 	if !s.started {
 		s.epoch, s.started = stamp, true
 	}
-	if s.scan++; s.scan == 0 {
-		for _, b := range m.bricks { // wrapped: no voxel may look visited
-			b.scanned = 0
-		}
-		s.scan = 1
-	}
 	s.now = m.msSinceEpoch(stamp)
 }
 
-// endpoint marks (hit) or clears the voxel of point p and queues its ray,
-// unless an earlier point of this scan ended in the same voxel.
-func (m *Map) endpoint(p r3.Vector, hit bool) {
-	in := &m.cs.Input
+// queueEnd queues the endpoint p of a ray, a return (hit) or a point
+// cut at MaxRange, and returns box extended to hold it; a point outside
+// the world is counted and dropped.
+func (m *Map) queueEnd(p r3.Vector, hit bool, box Box) Box {
 	k, ok := m.frame.KeyOf(p)
 	if !ok {
-		in.Outside++
-		return
+		m.cs.Input.Outside++
+		return box
 	}
-	b := m.sensorBrick(k)
-	if b == nil {
+	m.sensor.rays = append(m.sensor.rays, ray{end: m.frame.local(p), key: k, hit: hit})
+	return box.Extend(k)
+}
+
+// endpoint marks (hit) or clears the end voxel of r and reports whether
+// its ray is to be cast: not when an earlier point of this scan ended in
+// the same voxel.
+func (m *Map) endpoint(r ray) bool {
+	in := &m.cs.Input
+	s := m.scanSlot(brickCoords(r.key))
+	if s < 0 {
 		in.Refused++
-		return
+		return false
 	}
-	i := index(k)
-	if b.visited(i, m.sensor.scan) {
+	t := &m.sensor.table
+	i, w, bit := index(r.key), index(r.key)>>6, uint64(1)<<(index(r.key)&63)
+	if t.ends[s][w]&bit != 0 {
 		in.Merged++
-		return
+		return false
 	}
+	t.seen[s][w] |= bit
+	t.ends[s][w] |= bit
 	in.Points++
-	m.observe(b, i, hit)
-	m.sensor.rays = append(m.sensor.rays, ray{end: m.frame.local(p), key: k})
+	m.observe(t.refs[s].b, i, r.hit)
+	return true
 }
 
 // sensorBrick returns the brick of k with its sensor layer.
@@ -193,7 +224,7 @@ func (m *Map) sensorBrick(k Key) *brick {
 	return b
 }
 
-// observe applies one hit or miss to voxel i of b and stamps it.
+// observe applies one hit or miss to voxel i of b.
 func (m *Map) observe(b *brick, i int, hit bool) {
 	s, model := &m.sensor, &m.model
 	l := b.sensor[i]
@@ -203,12 +234,11 @@ func (m *Map) observe(b *brick, i int, hit bool) {
 		b.seen++
 	}
 	if hit {
-		l = min(l+model.hit, model.max)
+		l = addLogOdds(l, model.hit, model.min, model.max)
 	} else {
-		l = max(l+model.miss, model.min)
+		l = addLogOdds(l, model.miss, model.min, model.max)
 	}
 	b.sensor[i] = l
-	b.visit(i, s.scan)
 	after := sensorOcc(l)
 	if hit {
 		m.stampHit(b, i)
@@ -217,8 +247,9 @@ func (m *Map) observe(b *brick, i int, hit bool) {
 		if before == occupied {
 			b.marks--
 		} else if after == occupied {
-			b.marks++
-			s.marked[b] = struct{}{}
+			if b.marks++; b.marks == 1 {
+				s.marked[b] = struct{}{} // a brick with marks is in marked
+			}
 		}
 		m.recombine(b, i)
 	}
@@ -234,62 +265,6 @@ func (m *Map) stampHit(b *brick, i int) {
 		b.oldest = m.sensor.now
 	}
 	b.hitTime[i] = m.sensor.now
-}
-
-// clearRay applies a miss to every voxel from the origin to the ray's end
-// voxel, that voxel excluded, skipping voxels this scan already updated.
-// It is a 3D DDA (Amanatides and Woo), exact: it visits the voxels whose
-// interior the segment crosses, in order, stepping every axis at once when
-// the segment passes exactly through an edge or corner.
-func (m *Map) clearRay(o r3.Vector, r ray) {
-	var t dda
-	t.init(o, r.end.Sub(o))
-	// The DDA of dda.next, unrolled into locals, with the brick kept
-	// while the ray stays in it.
-	x, y, z := t.k.X, t.k.Y, t.k.Z
-	tx, ty, tz := t.tMax[0], t.tMax[1], t.tMax[2]
-	dx, dy, dz := t.tDelta[0], t.tDelta[1], t.tDelta[2]
-	sx, sy, sz := t.step[0], t.step[1], t.step[2]
-	scan, end := m.sensor.scan, r.key
-	miss, floor := m.model.miss, m.model.min
-	var b *brick
-	for range 3*maxRangeVoxels + 3 {
-		if x == end.X && y == end.Y && z == end.Z {
-			return
-		}
-		if b == nil || x&^brickMask != b.org.X || y&^brickMask != b.org.Y || z&^brickMask != b.org.Z {
-			if b = m.sensorBrick(Key{x, y, z}); b == nil {
-				m.cs.Input.Refused++
-				return
-			}
-			if b.scanned != scan {
-				b.scanned, b.scanBits = scan, [brickVoxels / 64]uint64{}
-			}
-		}
-		i := int(x&brickMask) | int(y&brickMask)<<brickShift | int(z&brickMask)<<(2*brickShift)
-		if w, bit := i>>6, uint64(1)<<(i&63); b.scanBits[w]&bit == 0 {
-			if l := b.sensor[i]; l > noObservation && l <= 0 {
-				// Free stays free: only the log-odds changes.
-				b.sensor[i] = max(l+miss, floor)
-				b.scanBits[w] |= bit
-			} else {
-				m.observe(b, i, false)
-			}
-		}
-		tm := min(tx, ty, tz)
-		if !(tm < 1) {
-			return
-		}
-		if tx == tm {
-			x, tx = x+sx, tx+dx
-		}
-		if ty == tm {
-			y, ty = y+sy, ty+dy
-		}
-		if tz == tm {
-			z, tz = z+sz, tz+dz
-		}
-	}
 }
 
 // msSinceEpoch converts a stamp to milliseconds after the first scan's,

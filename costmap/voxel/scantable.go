@@ -1,0 +1,139 @@
+package voxel
+
+// scanTable holds the bricks one scan reaches, in the order it reaches
+// them (slots), with the voxels it updates. Bricks inside the box of the
+// scan's endpoints are found through a dense index, the rest through a
+// hash. It lives for one scan: bricks may be dropped when the update
+// commits.
+type scanTable struct {
+	org        Key                // brick coordinates (voxel >> brickShift) of the dense index's minimum corner
+	nx, ny, nz int32              // extent of the dense index, bricks
+	index      []int32            // [len = nx·ny·nz], x fastest: slot+1 of each brick; 0: not reached yet
+	outer      map[brickKey]int32 // slot+1 of the bricks reached outside the dense index
+	refs       []brickRef         // by slot
+	seen       []voxelBits        // by slot: the voxels the scan updates, endpoints and rays
+	ends       []voxelBits        // by slot: the endpoints among them, updated already
+}
+
+// voxelBits holds a bit per voxel of a brick.
+type voxelBits = [brickVoxels / 64]uint64
+
+// brickRef is a brick in the scan table, with its log-odds.
+type brickRef struct {
+	b      *brick
+	sensor *[brickVoxels]int8 // b.sensor
+}
+
+// indexHalf bounds the dense index to a cube of 2·indexHalf bricks per
+// axis around the sensor (440 KB).
+const indexHalf = 24
+
+// reset empties the table and sets its dense index to the bricks of box b
+// (voxel coordinates), clipped to the cube of indexHalf bricks around
+// voxel c. An index much larger than the rays can reach (a few far
+// points) is left empty.
+func (t *scanTable) reset(b Box, c Key, rays int) {
+	lo, hi, cb := brickCoords(b.Min), brickCoords(b.Max), brickCoords(c)
+	lo = Key{max(lo.X, cb.X-indexHalf), max(lo.Y, cb.Y-indexHalf), max(lo.Z, cb.Z-indexHalf)}
+	hi = Key{min(hi.X, cb.X+indexHalf-1), min(hi.Y, cb.Y+indexHalf-1), min(hi.Z, cb.Z+indexHalf-1)}
+	t.org, t.nx, t.ny, t.nz = lo, max(hi.X-lo.X+1, 0), max(hi.Y-lo.Y+1, 0), max(hi.Z-lo.Z+1, 0)
+	n := int(t.nx) * int(t.ny) * int(t.nz)
+	if n > 64*rays+4096 {
+		t.nx, n = 0, 0
+	}
+	t.index = resize(t.index, n)
+	clear(t.index)
+	if t.outer == nil {
+		t.outer = map[brickKey]int32{}
+	}
+	clear(t.outer)
+	t.refs, t.seen, t.ends = t.refs[:0], t.seen[:0], t.ends[:0]
+}
+
+// release forgets the table's bricks, so that none is kept alive after
+// it is dropped.
+func (t *scanTable) release() {
+	clear(t.refs)
+	t.refs = t.refs[:0]
+}
+
+// brickCoords returns the brick coordinates of the brick holding voxel k.
+func brickCoords(k Key) Key {
+	return Key{k.X >> brickShift, k.Y >> brickShift, k.Z >> brickShift}
+}
+
+// dense returns the position in the dense index of the brick with brick
+// coordinates bk, or -1 when it is outside.
+func (t *scanTable) dense(bk Key) int {
+	x, y, z := bk.X-t.org.X, bk.Y-t.org.Y, bk.Z-t.org.Z
+	if uint32(x) >= uint32(t.nx) || uint32(y) >= uint32(t.ny) || uint32(z) >= uint32(t.nz) {
+		return -1
+	}
+	return int(x) + int(t.nx)*(int(y)+int(t.ny)*int(z))
+}
+
+// scanSlot returns the table slot of the brick with brick coordinates bk,
+// giving it one, with its sensor layer, when the scan first reaches it;
+// -1 when the memory limit refuses the brick.
+func (m *Map) scanSlot(bk Key) int {
+	t := &m.sensor.table
+	org := Key{bk.X << brickShift, bk.Y << brickShift, bk.Z << brickShift}
+	d := t.dense(bk)
+	if d >= 0 && t.index[d] != 0 {
+		return int(t.index[d] - 1)
+	}
+	if d < 0 && t.outer[brickOf(org)] != 0 {
+		return int(t.outer[brickOf(org)] - 1)
+	}
+	b := m.sensorBrick(org)
+	if b == nil {
+		return -1
+	}
+	t.refs = append(t.refs, brickRef{b, b.sensor})
+	t.seen = append(t.seen, voxelBits{})
+	t.ends = append(t.ends, voxelBits{})
+	s := int32(len(t.refs))
+	if d >= 0 {
+		t.index[d] = s
+	} else {
+		t.outer[brickOf(org)] = s
+	}
+	return int(s - 1)
+}
+
+// applyMisses applies one miss to every voxel the scan's rays crossed,
+// except the endpoints, brick by brick in the order the scan reached the
+// bricks.
+func (m *Map) applyMisses() {
+	t := &m.sensor.table
+	miss, floor := int16(m.model.miss), int16(m.model.min)
+	for s, ref := range t.refs {
+		sensor := ref.sensor
+		for w := range t.seen[s] {
+			for word := t.seen[s][w] &^ t.ends[s][w]; word != 0; word &= word - 1 {
+				i := w<<6 | trailingZeros(word)
+				if l := sensor[i]; l > noObservation && l <= 0 {
+					// Free stays free: only the log-odds changes.
+					sensor[i] = int8(max(int16(l)+miss, floor))
+				} else {
+					m.missVoxel(ref.b, i)
+				}
+			}
+		}
+	}
+}
+
+// missVoxel applies a miss to voxel i of b.
+func (m *Map) missVoxel(b *brick, i int) {
+	l, model := b.sensor[i], &m.model
+	if l == noObservation && b.occ[i] == unknown {
+		// First seen, free, and no other layer knows the voxel: what
+		// observe and recombine would do, in line.
+		b.sensor[i] = addLogOdds(0, model.miss, model.min, model.max)
+		b.seen++
+		b.occ[i] = free
+		m.touch(b, i)
+		return
+	}
+	m.observe(b, i, false)
+}
