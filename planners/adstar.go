@@ -96,7 +96,7 @@ func (a *ADStar) Update(changed []NodeID) error {
 // the back-pointer chain from the start to the goal.
 func (a *ADStar) touchesPath(changed []NodeID) bool {
 	st, start := &a.p.st, a.p.target
-	if st.stamp[start] != st.cur || math.IsInf(st.g[start], 1) {
+	if st.nodes[start].stamp != st.cur || math.IsInf(st.nodes[start].g, 1) {
 		return false
 	}
 	a.fitMark()
@@ -107,11 +107,11 @@ func (a *ADStar) touchesPath(changed []NodeID) bool {
 	for _, v := range changed {
 		a.mark[v] = a.markGen
 	}
-	for v, steps := start, 0; v != None && steps <= len(a.mark); v, steps = st.bp[v], steps+1 {
+	for v, steps := start, 0; v != None && steps <= len(a.mark); v, steps = st.nodes[v].bp, steps+1 {
 		if a.mark[v] == a.markGen {
 			return true
 		}
-		if v == a.p.root || st.stamp[v] != st.cur {
+		if v == a.p.root || st.nodes[v].stamp != st.cur {
 			break
 		}
 	}
@@ -121,7 +121,7 @@ func (a *ADStar) touchesPath(changed []NodeID) bool {
 // fitMark sizes mark for the graph (Plan does it, so that Update does
 // not pay for it).
 func (a *ADStar) fitMark() {
-	if n := len(a.p.st.stamp); len(a.mark) < n {
+	if n := len(a.p.st.nodes); len(a.mark) < n {
 		a.mark = append(a.mark, make([]uint32, n-len(a.mark))...)
 	}
 }
@@ -138,7 +138,7 @@ func (a *ADStar) newPass() {
 			continue
 		}
 		st.pos[n] = unqueued
-		if st.g[n] != st.rhs[n] {
+		if st.nodes[n].g != st.nodes[n].rhs {
 			p.open.push(heapItem{id: n}, st.pos)
 		}
 	}
@@ -181,7 +181,7 @@ func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Re
 		if err := p.computeShortestPath(ctx); err != nil { // ComputeOrImprovePath, lines 16–26
 			break
 		}
-		if math.IsInf(p.st.g[start], 1) {
+		if math.IsInf(p.st.nodes[start].g, 1) {
 			r := Result{Stats: p.stats}
 			r.Stats.Elapsed = time.Since(began)
 			return r, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, p.stats.Expansions)

@@ -25,10 +25,24 @@ func (h *openList) less(a, b int) bool {
 
 // before orders two keys.
 func (h *openList) before(a1, a2, b1, b2 float64) bool {
-	if h.slack > 0 {
-		return keyBefore(a1, a2, b1, b2, h.slack)
+	return keyBit(a1, a2, b1, b2, h.slack) != 0
+}
+
+// keyBit is keyBefore as 1 or 0, computed without branches: the heap's
+// comparisons of near-equal keys are unpredictable. With slack 0 it is
+// plain lexicographic order, a1 < b1 || a1 == b1 && a2 < b2.
+func keyBit(a1, a2, b1, b2, slack float64) int {
+	d := a1 - b1
+	tie := b2i(a2 < b2) | b2i(a2 == b2)&b2i(d < 0)
+	return b2i(d < -slack) | tie&^b2i(d > slack)
+}
+
+// b2i is 1 for true and 0 for false (a SETcc, no branch).
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	return a1 < b1 || a1 == b1 && a2 < b2
+	return 0
 }
 
 // push adds an item and returns nothing; pos[id] tracks its slot.
@@ -116,30 +130,42 @@ func (h *openList) up(i int, pos []int32) {
 }
 
 // down moves the item at slot i toward the leaves until no child is
-// before it.
+// before it. The least of four children is found by a tournament of
+// branch-free comparisons; of equal children the first wins, as in a
+// scan, so with slack 0 (a total order) the heap moves exactly as a
+// scanning one does.
 func (h *openList) down(i int, pos []int32) {
-	n := len(h.items)
-	it := h.items[i]
+	items, slack := h.items, h.slack
+	n := len(items)
+	it := items[i]
 	for {
 		c := arity*i + 1
-		if c >= n {
-			break
-		}
-		m := c
-		for k := c + 1; k < min(c+arity, n); k++ {
-			if h.less(k, m) {
-				m = k
+		if c+arity <= n {
+			ch := items[c : c+arity : c+arity]
+			a := keyBit(ch[1].key, ch[1].tie, ch[0].key, ch[0].tie, slack)
+			b := 2 + keyBit(ch[3].key, ch[3].tie, ch[2].key, ch[2].tie, slack)
+			c += a + (b-a)*keyBit(ch[b].key, ch[b].tie, ch[a].key, ch[a].tie, slack)
+		} else {
+			if c >= n {
+				break
 			}
+			m := c
+			for k := c + 1; k < n; k++ {
+				if keyBit(items[k].key, items[k].tie, items[m].key, items[m].tie, slack) != 0 {
+					m = k
+				}
+			}
+			c = m
 		}
-		q := &h.items[m]
-		if !h.before(q.key, q.tie, it.key, it.tie) {
+		q := &items[c]
+		if keyBit(q.key, q.tie, it.key, it.tie, slack) == 0 {
 			break
 		}
-		h.items[i] = *q
+		items[i] = *q
 		pos[q.id] = int32(i)
-		i = m
+		i = c
 	}
-	h.items[i] = it
+	items[i] = it
 	pos[it.id] = int32(i)
 }
 

@@ -22,12 +22,12 @@ import (
 // recomputed.
 type lpa struct {
 	g        Graph
-	backward bool     // D* Lite
-	root     NodeID   // rhs(root) = 0: LPA*'s start, D* Lite's goal
-	target   NodeID   // the node whose g is the answer: LPA*'s goal, D* Lite's start
-	km       float64  // D* Lite's key modifier: heuristic distance the start has moved
-	lat      *Lattice // g's lattice, if it is one: h from cached target cells (the concrete type: see astar_lattice.go)
-	tx       int32    // the target's cell, with lat
+	backward bool    // D* Lite
+	root     NodeID  // rhs(root) = 0: LPA*'s start, D* Lite's goal
+	target   NodeID  // the node whose g is the answer: LPA*'s goal, D* Lite's start
+	km       float64 // D* Lite's key modifier: heuristic distance the start has moved
+	geo      latGeom // geo.l: g's lattice, if it is one (the fast path: see lpa_lattice.go)
+	tx       int32   // the target's cell, with geo.l
 	ty, tz   int32
 	started  bool
 	st       incState
@@ -51,8 +51,8 @@ const inIncons int32 = -3
 
 // h is the heuristic between n and the target, in search direction.
 func (p *lpa) h(n NodeID) float64 {
-	if p.lat != nil {
-		x, y, z := p.lat.Cell(n)
+	if p.geo.l != nil {
+		x, y, z := p.geo.cell(n)
 		return octile(x-p.tx, y-p.ty, z-p.tz)
 	}
 	if p.backward {
@@ -81,16 +81,15 @@ func (p *lpa) in(n NodeID, dst []Edge) []Edge {
 // setTarget makes t the node whose g is the answer.
 func (p *lpa) setTarget(t NodeID) {
 	p.target = t
-	if l, ok := p.g.(*Lattice); ok {
-		p.lat = l
-		p.tx, p.ty, p.tz = p.lat.Cell(t)
+	if p.geo.l != nil {
+		p.tx, p.ty, p.tz = p.geo.cell(t)
 	}
 }
 
 // key is CalculateKey (line 01′): [min(g, rhs) + h + km; min(g, rhs)],
 // with h inflated by ε for over-consistent nodes (1 but in AD*).
 func (p *lpa) key(n NodeID) (float64, float64) {
-	g, rhs := p.st.g[n], p.st.rhs[n]
+	g, rhs := p.st.nodes[n].g, p.st.nodes[n].rhs
 	switch {
 	case g > rhs: // over-consistent: AD*'s inflated key (Kapadia et al., Algorithm 1 line 3)
 		return rhs + p.eps*p.h(n) + p.km, rhs
@@ -120,16 +119,7 @@ func keySlack(k float64) float64 { return 1e-9 * (1 + math.Abs(k)) }
 // keyBefore orders two-part keys lexicographically, first keys within
 // slack counting as equal.
 func keyBefore(a1, a2, b1, b2, slack float64) bool {
-	d := a1 - b1
-	switch {
-	case d < -slack:
-		return true
-	case d > slack:
-		return false
-	case a2 != b2:
-		return a2 < b2
-	}
-	return d < 0
+	return keyBit(a1, a2, b1, b2, slack) != 0 // see heap.go
 }
 
 // restart forgets everything and roots a new search (Initialize, lines
@@ -142,11 +132,14 @@ func (p *lpa) restart(root, target NodeID) {
 	p.pass++
 	p.km = 0
 	p.root, p.started = root, true
+	if l, ok := p.g.(*Lattice); ok && p.geo.l != l {
+		p.geo = newLatGeom(l)
+	}
 	p.setTarget(target)
 	p.eps = max(p.eps, 1)
 	p.open.slack = keySlack(4 * p.eps * p.h(root))
 	p.touch(root)
-	p.st.rhs[root] = 0
+	p.st.nodes[root].rhs = 0
 	p.queue(root)
 }
 
@@ -166,12 +159,20 @@ func (p *lpa) touch(n NodeID) {
 }
 
 // queue is the queue half of UpdateVertex (lines 08′–09′): a node is in
-// the open list exactly when it is inconsistent, under its current key
-// (in AD*, or on INCONS if it was expanded in this pass).
+// the open list exactly when it is inconsistent (in AD*, or on INCONS if
+// it was expanded in this pass), under a key no later than its current
+// one.
+//
+// A key that falls is updated at once; one that rises is left as it was,
+// a lower bound, as the keys k_m makes stale are (Koenig and Likhachev,
+// lines 12′–14′): computeShortestPath re-keys a node whose key was too
+// low when it reaches the top. Most nodes whose key rises during a repair
+// (a raise recomputing its neighbours' rhs) never get there before the
+// search ends, and skip a sift down the open list.
 func (p *lpa) queue(n NodeID) {
 	st := &p.st
 	pos := st.pos[n]
-	if st.g[n] == st.rhs[n] {
+	if st.nodes[n].g == st.nodes[n].rhs {
 		if pos >= 0 {
 			p.open.remove(int(pos), st.pos)
 		}
@@ -179,8 +180,9 @@ func (p *lpa) queue(n NodeID) {
 	}
 	switch {
 	case pos >= 0:
-		k1, k2 := p.key(n)
-		p.open.update(int(pos), k1, k2, st.pos)
+		if k1, k2 := p.key(n); p.open.before(k1, k2, p.open.items[pos].key, p.open.items[pos].tie) {
+			p.open.update(int(pos), k1, k2, st.pos)
+		}
 	case pos == inIncons:
 	case p.anytime && p.closed[n] == p.pass: // AD*, Algorithm 1 line 14
 		st.pos[n] = inIncons
@@ -195,6 +197,11 @@ func (p *lpa) queue(n NodeID) {
 // (line 07′). n must be touched. It reads n's edges into p.edges[keep:],
 // so a caller's list in p.edges[:keep] survives.
 func (p *lpa) recompute(n NodeID, keep int) {
+	if p.geo.l != nil {
+		x, y, z := p.geo.cell(n)
+		p.latRecompute(n, x, y, z, math.Inf(-1))
+		return
+	}
 	if n == p.root {
 		return
 	}
@@ -209,7 +216,7 @@ func (p *lpa) recompute(n NodeID, keep int) {
 		}
 		p.edges = p.edges[:keep]
 	}
-	st.rhs[n], st.bp[n] = best, bp
+	st.nodes[n].rhs, st.nodes[n].bp = best, bp
 }
 
 // update takes changed nodes: each has an edge whose cost changed,
@@ -251,7 +258,7 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 	p.touch(t)
 	for steps := 0; len(p.open.items) > 0; steps++ {
 		top := p.open.top()
-		if t1, t2 := p.key(t); !keyBefore(top.key, top.tie, t1, t2, p.open.slack) && st.rhs[t] == st.g[t] {
+		if t1, t2 := p.key(t); !keyBefore(top.key, top.tie, t1, t2, p.open.slack) && st.nodes[t].rhs == st.nodes[t].g {
 			break
 		}
 		if steps%checkEvery == 0 && ctx.Err() != nil {
@@ -259,13 +266,18 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 		}
 		u := top.id
 		if k1, k2 := p.key(u); keyBefore(top.key, top.tie, k1, k2, p.open.slack) {
-			p.open.update(0, k1, k2, st.pos) // lines 13′–14′: the start moved since u was keyed
+			p.open.update(0, k1, k2, st.pos) // lines 13′–14′: the start moved, or its key rose (queue), since u was keyed
 			continue
 		}
 		p.stats.Expansions++
-		if st.g[u] > st.rhs[u] {
+		switch lower := st.nodes[u].g > st.nodes[u].rhs; {
+		case p.geo.l != nil && lower:
+			p.latLower(u)
+		case p.geo.l != nil:
+			p.latRaise(u)
+		case lower:
 			p.lower(u)
-		} else {
+		default:
 			p.raise(u)
 		}
 	}
@@ -276,18 +288,18 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 // rhs(u) and every neighbour it improves is queued.
 func (p *lpa) lower(u NodeID) {
 	st := &p.st
-	st.g[u] = st.rhs[u]
+	st.nodes[u].g = st.nodes[u].rhs
 	if p.anytime {
 		p.closed[u] = p.pass // AD*, Algorithm 1 line 21
 	}
 	p.open.remove(int(st.pos[u]), st.pos)
-	gu := st.g[u]
+	gu := st.nodes[u].g
 	p.edges = p.in(u, p.edges[:0])
 	for _, e := range p.edges {
 		s := e.To
 		p.touch(s)
-		if c := e.Cost + gu; c < st.rhs[s] && s != p.root {
-			st.rhs[s], st.bp[s] = c, u
+		if c := e.Cost + gu; c < st.nodes[s].rhs && s != p.root {
+			st.nodes[s].rhs, st.nodes[s].bp = c, u
 			p.queue(s)
 		}
 	}
@@ -297,14 +309,14 @@ func (p *lpa) lower(u NodeID) {
 // ∞ and every neighbour whose rhs came through u is recomputed.
 func (p *lpa) raise(u NodeID) {
 	st := &p.st
-	st.g[u] = math.Inf(1)
+	st.nodes[u].g = math.Inf(1)
 	p.queue(u)
 	p.edges = p.in(u, p.edges[:0])
 	n := len(p.edges)
 	for i := 0; i < n; i++ {
 		s := p.edges[i].To
 		p.touch(s)
-		if st.bp[s] == u {
+		if st.nodes[s].bp == u {
 			p.recompute(s, n)
 			p.queue(s)
 		}
@@ -322,11 +334,11 @@ func (p *lpa) path(dst []NodeID) ([]NodeID, float64, error) {
 	cost := 0.0
 	limit := p.g.NumNodes()
 	for v := p.target; v != p.root; {
-		next := st.bp[v]
-		if next == None || st.stamp[next] != st.cur || len(dst) > limit {
-			return nil, 0, fmt.Errorf("planners: path from %d breaks at node %d (g %v, rhs %v)", p.target, v, st.g[v], st.rhs[v])
+		next := st.nodes[v].bp
+		if next == None || st.nodes[next].stamp != st.cur || len(dst) > limit {
+			return nil, 0, fmt.Errorf("planners: path from %d breaks at node %d (g %v, rhs %v)", p.target, v, st.nodes[v].g, st.nodes[v].rhs)
 		}
-		cost += st.rhs[v] - st.g[next]
+		cost += st.nodes[v].rhs - st.nodes[next].g
 		v = next
 		dst = append(dst, v)
 	}
