@@ -115,6 +115,32 @@ func (w *world) reweight(c NodeID) {
 	}
 }
 
+// step walks the robot a few nodes along path and changes the world ahead
+// of it or elsewhere, or picks a new goal (reported). It returns the new
+// start and goal; w.changed holds the changed nodes.
+func (w *world) step(path []NodeID, start, goal, fixedStart NodeID) (NodeID, NodeID, bool) {
+	rng, l := w.rng, w.l
+	if len(path) > 1 {
+		start = path[min(len(path)-1, 1+rng.IntN(3))]
+	}
+	w.changed = w.changed[:0]
+	switch k := rng.IntN(10); {
+	case k < 5 && len(path) > 2:
+		w.insert(path[min(len(path)-1, 2+rng.IntN(6))], start, goal, fixedStart)
+	case k < 7:
+		w.remove()
+	case k < 8:
+		w.reweight(randomFree(rng, l))
+	case k < 9:
+		w.insert(randomFree(rng, l), start, goal, fixedStart)
+	default:
+		if g := randomFree(rng, l); g != start && g != fixedStart {
+			return start, g, true
+		}
+	}
+	return start, goal, false
+}
+
 func contains(s []NodeID, n NodeID) bool {
 	for _, v := range s {
 		if v == n {
@@ -219,26 +245,10 @@ func walkWithChanges(t *testing.T, label string, rng *rand.Rand, l *Lattice, cha
 	requireAnytimeBound(t, anytime, a, l, start, goal, label+" first search")
 	for i := range changes {
 		what := fmt.Sprintf("%s change %d", label, i)
-		// Walk a few steps along the current path.
-		if len(path) > 1 {
-			start = path[min(len(path)-1, 1+rng.IntN(3))]
-		}
-		// Change the world ahead of the robot, or elsewhere.
-		w.changed = w.changed[:0]
-		switch k := rng.IntN(10); {
-		case k < 5 && len(path) > 2:
-			w.insert(path[min(len(path)-1, 2+rng.IntN(6))], start, goal, fixedStart)
-		case k < 7:
-			w.remove()
-		case k < 8:
-			w.reweight(randomFree(rng, l))
-		case k < 9:
-			w.insert(randomFree(rng, l), start, goal, fixedStart)
-		default:
-			if g := randomFree(rng, l); g != start && g != fixedStart {
-				goal = g
-				what += " (new goal)"
-			}
+		var newGoal bool
+		start, goal, newGoal = w.step(path, start, goal, fixedStart)
+		if newGoal {
+			what += " (new goal)"
 		}
 		for name, p := range ps {
 			require.NoError(t, p.Update(w.changed), "%s %s", name, what)

@@ -97,24 +97,7 @@ func fastPathEpisode(t *testing.T, label string, rng *rand.Rand, l *Lattice, cha
 	compare(label + " first search")
 	for i := range changes {
 		what := fmt.Sprintf("%s change %d", label, i)
-		if len(path) > 1 {
-			start = path[min(len(path)-1, 1+rng.IntN(3))]
-		}
-		w.changed = w.changed[:0]
-		switch k := rng.IntN(10); {
-		case k < 5 && len(path) > 2:
-			w.insert(path[min(len(path)-1, 2+rng.IntN(6))], start, goal, fixedStart)
-		case k < 7:
-			w.remove()
-		case k < 8:
-			w.reweight(randomFree(rng, l))
-		case k < 9:
-			w.insert(randomFree(rng, l), start, goal, fixedStart)
-		default:
-			if g := randomFree(rng, l); g != start && g != fixedStart {
-				goal = g
-			}
-		}
+		start, goal, _ = w.step(path, start, goal, fixedStart)
 		for name := range fast {
 			require.NoError(t, fast[name].Update(w.changed), "%s %s", name, what)
 			require.NoError(t, slow[name].Update(w.changed), "%s %s", name, what)
