@@ -10,12 +10,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/navnode/navnode/internal/syncbuf"
 )
 
 // roleEnv makes the test binary play navlaunch ("navlaunch") or a launched
@@ -98,26 +99,8 @@ func node(name, args, children string) string {
 		`<env name="%s" value="child"/>%s</node>`, name, args, roleEnv, children)
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // waitFor waits until b holds s.
-func waitFor(t *testing.T, b *syncBuffer, s string) {
+func waitFor(t *testing.T, b *syncbuf.Buffer, s string) {
 	t.Helper()
 	require.Eventually(t, func() bool { return strings.Contains(b.String(), s) }, 30*time.Second, 5*time.Millisecond,
 		"no %q in:\n%s", s, b.String())
@@ -150,7 +133,7 @@ func TestRunErrors(t *testing.T) {
 func TestExitOnFirst(t *testing.T) {
 	ready := filepath.Join(t.TempDir(), "ready")
 	file, bin := testLaunch(t, node("alpha", "-wait "+ready+" -exit 3", ""), node("beta", "-ready "+ready, ""))
-	var out, errs syncBuffer
+	var out, errs syncbuf.Buffer
 	err := run(context.Background(), []string{"-bin", bin, "-exit-on-first", file}, &out, &errs)
 	var ee *exitError
 	require.True(t, errors.As(err, &ee), "%v", err)
@@ -167,7 +150,7 @@ func TestExitOnFirst(t *testing.T) {
 func TestOthersKeepRunning(t *testing.T) {
 	ready := filepath.Join(t.TempDir(), "ready")
 	file, bin := testLaunch(t, node("alpha", "-wait "+ready+" -exit 3", ""), node("beta", "-ready "+ready, ""))
-	var out, errs syncBuffer
+	var out, errs syncbuf.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	result := make(chan error, 1)
@@ -189,7 +172,7 @@ func TestOthersKeepRunning(t *testing.T) {
 // TestGraceThenKill: a process ignoring SIGTERM is killed after -grace.
 func TestGraceThenKill(t *testing.T) {
 	file, bin := testLaunch(t, node("stubborn", "-stubborn", ""))
-	var out, errs syncBuffer
+	var out, errs syncbuf.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	result := make(chan error, 1)
 	go func() { result <- run(ctx, []string{"-bin", bin, "-grace", "200ms", file}, &out, &errs) }()

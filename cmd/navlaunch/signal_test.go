@@ -17,12 +17,14 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/navnode/navnode/internal/syncbuf"
 )
 
 // navlaunchProcess is the test binary running as navlaunch.
 type navlaunchProcess struct {
 	cmd       *exec.Cmd
-	out, errs syncBuffer
+	out, errs syncbuf.Buffer
 	copies    sync.WaitGroup
 	exited    chan struct{}
 	exitErr   error
@@ -41,7 +43,7 @@ func startNavlaunch(t *testing.T, args ...string) *navlaunchProcess {
 	require.NoError(t, n.cmd.Start())
 	for _, c := range []struct {
 		r io.Reader
-		w *syncBuffer
+		w *syncbuf.Buffer
 	}{{stdout, &n.out}, {stderr, &n.errs}} {
 		n.copies.Add(1)
 		go func() {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/navnode/navnode/costmap/voxel"
 	"github.com/navnode/navnode/internal/rosconv"
+	"github.com/navnode/navnode/internal/syncbuf"
 	"github.com/navnode/navnode/internal/tf"
 	"github.com/navnode/navnode/msgs/diagnostic_msgs"
 	"github.com/navnode/navnode/msgs/geometry_msgs"
@@ -105,7 +106,7 @@ func TestNavsimOverDDS(t *testing.T) {
 	require.NoError(t, err)
 
 	logPath := filepath.Join(t.TempDir(), "mission.jsonl")
-	var out syncBuffer
+	var out syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"-scenario", "testdata/short.yaml", "-log", logPath, "-wait", "30s", "--ros-args", "-r", "__node:=navsim"}, &out)
@@ -255,7 +256,7 @@ func TestNavsimStops(t *testing.T) {
 	require.NoError(t, err)
 	logPath := filepath.Join(t.TempDir(), "mission.jsonl")
 	runCtx, stop := context.WithCancel(ctx)
-	var out syncBuffer
+	var out syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() { done <- run(runCtx, []string{"-world", "testdata/room.yaml", "-log", logPath}, &out) }()
 	require.NoError(t, goal.WaitMatched(ctx, 1))
@@ -271,22 +272,4 @@ func TestNavsimStops(t *testing.T) {
 	require.Equal(t, sim.Stopped, log.Outcome.Result)
 	require.Len(t, log.Goals, 1, "the goal from the wire")
 	require.Contains(t, out.String(), "navsim: stopped")
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -5,7 +5,6 @@
 package interop
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/navnode/navnode/internal/syncbuf"
 	"github.com/navnode/navnode/ros"
 	"github.com/navnode/navnode/ros/dds"
 )
@@ -83,7 +82,7 @@ type peer struct {
 	name  string
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
-	out   syncBuffer
+	out   syncbuf.Buffer
 	done  chan error
 }
 
@@ -168,23 +167,6 @@ func waitFor[T any](t testing.TB, ctx context.Context, ch <-chan T, what string,
 	}
 	var zero T
 	return zero
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // offer sends v unless ch is full: peers republish until told to stop, and

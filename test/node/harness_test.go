@@ -17,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/navnode/navnode/internal/syncbuf"
 	"github.com/navnode/navnode/ros"
 	"github.com/navnode/navnode/ros/dds"
 )
@@ -51,7 +52,7 @@ func binaries(t testing.TB) string {
 // launched is navnode running under navlaunch.
 type launched struct {
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	done chan error
 }
 
@@ -73,7 +74,7 @@ func launchFile(t testing.TB, domain uint32, env, flags []string, file string, a
 	cmd.Env = append(os.Environ(), fmt.Sprintf("ROS_DOMAIN_ID=%d", domain),
 		"ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", "CYCLONEDDS_URI="+dds.LoopbackInterface)
 	cmd.Env = append(cmd.Env, env...)
-	l := &launched{cmd: cmd, out: &syncBuffer{}, done: make(chan error, 1)}
+	l := &launched{cmd: cmd, out: &syncbuf.Buffer{}, done: make(chan error, 1)}
 	cmd.Stdout, cmd.Stderr = l.out, l.out
 	require.NoError(t, cmd.Start())
 	go func() { l.done <- cmd.Wait() }()
@@ -140,22 +141,4 @@ func writeParams(t testing.TB, values map[string]any) string {
 	p := filepath.Join(t.TempDir(), "params.yaml")
 	require.NoError(t, os.WriteFile(p, b.Bytes(), 0o644))
 	return p
-}
-
-// syncBuffer is a bytes.Buffer safe for a process's output.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
