@@ -23,12 +23,13 @@ func (h *openList) less(a, b int) bool {
 	return h.before(x.key, x.tie, y.key, y.tie)
 }
 
-// before orders two keys.
+// before orders two-part keys lexicographically, first keys within the
+// list's slack counting as equal.
 func (h *openList) before(a1, a2, b1, b2 float64) bool {
 	return keyBit(a1, a2, b1, b2, h.slack) != 0
 }
 
-// keyBit is keyBefore as 1 or 0, computed without branches: the heap's
+// keyBit is before as 1 or 0, computed without branches: the heap's
 // comparisons of near-equal keys are unpredictable. With slack 0 it is
 // plain lexicographic order, a1 < b1 || a1 == b1 && a2 < b2.
 func keyBit(a1, a2, b1, b2, slack float64) int {

@@ -116,12 +116,6 @@ func (p *lpa) key(n NodeID) (float64, float64) {
 // search starts, so the heap's order never changes under it.
 func keySlack(k float64) float64 { return 1e-9 * (1 + math.Abs(k)) }
 
-// keyBefore orders two-part keys lexicographically, first keys within
-// slack counting as equal.
-func keyBefore(a1, a2, b1, b2, slack float64) bool {
-	return keyBit(a1, a2, b1, b2, slack) != 0 // see heap.go
-}
-
 // restart forgets everything and roots a new search (Initialize, lines
 // 02′–06′): O(1) through the state's stamp.
 func (p *lpa) restart(root, target NodeID) {
@@ -258,14 +252,14 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 	p.touch(t)
 	for steps := 0; len(p.open.items) > 0; steps++ {
 		top := p.open.top()
-		if t1, t2 := p.key(t); !keyBefore(top.key, top.tie, t1, t2, p.open.slack) && st.nodes[t].rhs == st.nodes[t].g {
+		if t1, t2 := p.key(t); !p.open.before(top.key, top.tie, t1, t2) && st.nodes[t].rhs == st.nodes[t].g {
 			break
 		}
 		if steps%checkEvery == 0 && ctx.Err() != nil {
 			return ErrTimeout
 		}
 		u := top.id
-		if k1, k2 := p.key(u); keyBefore(top.key, top.tie, k1, k2, p.open.slack) {
+		if k1, k2 := p.key(u); p.open.before(top.key, top.tie, k1, k2) {
 			p.open.update(0, k1, k2, st.pos) // lines 13′–14′: the start moved, or its key rose (queue), since u was keyed
 			continue
 		}
