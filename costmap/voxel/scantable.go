@@ -78,12 +78,13 @@ func (t *scanTable) dense(bk Key) int {
 func (m *Map) scanSlot(bk Key) int {
 	t := &m.sensor.table
 	org := Key{bk.X << brickShift, bk.Y << brickShift, bk.Z << brickShift}
+	key := brickOf(org)
 	d := t.dense(bk)
 	if d >= 0 && t.index[d] != 0 {
 		return int(t.index[d] - 1)
 	}
-	if d < 0 && t.outer[brickOf(org)] != 0 {
-		return int(t.outer[brickOf(org)] - 1)
+	if d < 0 && t.outer[key] != 0 {
+		return int(t.outer[key] - 1)
 	}
 	b := m.sensorBrick(org)
 	if b == nil {
@@ -96,7 +97,7 @@ func (m *Map) scanSlot(bk Key) int {
 	if d >= 0 {
 		t.index[d] = s
 	} else {
-		t.outer[brickOf(org)] = s
+		t.outer[key] = s
 	}
 	return int(s - 1)
 }
@@ -106,7 +107,7 @@ func (m *Map) scanSlot(bk Key) int {
 // bricks.
 func (m *Map) applyMisses() {
 	t := &m.sensor.table
-	miss, floor := int16(m.model.miss), int16(m.model.min)
+	model := m.model
 	for s, ref := range t.refs {
 		sensor := ref.sensor
 		for w := range t.seen[s] {
@@ -114,7 +115,7 @@ func (m *Map) applyMisses() {
 				i := w<<6 | trailingZeros(word)
 				if l := sensor[i]; l > noObservation && l <= 0 {
 					// Free stays free: only the log-odds changes.
-					sensor[i] = int8(max(int16(l)+miss, floor))
+					sensor[i] = addLogOdds(l, model.miss, model.min, model.max)
 				} else {
 					m.missVoxel(ref.b, i)
 				}

@@ -197,7 +197,8 @@ func (m *Map) endpoint(r ray) bool {
 		return false
 	}
 	t := &m.sensor.table
-	i, w, bit := index(r.key), index(r.key)>>6, uint64(1)<<(index(r.key)&63)
+	i := index(r.key)
+	w, bit := i>>6, uint64(1)<<(i&63)
 	if t.ends[s][w]&bit != 0 {
 		in.Merged++
 		return false
