@@ -39,21 +39,29 @@ func movingAILattice(t testing.TB, name string) (*Lattice, []Scenario) {
 // returns the sum of their costs.
 func pathCost(t *testing.T, l *Lattice, path []NodeID) float64 {
 	t.Helper()
-	cost := 0.0
+	cum := prefixCosts(t, l, path)
+	return cum[len(cum)-1]
+}
+
+// prefixCosts returns the cost of path[:i+1] for each i, failing the test
+// at a step that is not a legal move.
+func prefixCosts(t *testing.T, l *Lattice, path []NodeID) []float64 {
+	t.Helper()
+	cum := make([]float64, len(path))
 	var edges []Edge
 	for i := 1; i < len(path); i++ {
 		edges = l.Successors(path[i-1], edges[:0])
 		found := false
 		for _, e := range edges {
 			if e.To == path[i] {
-				cost += e.Cost
+				cum[i] = cum[i-1] + e.Cost
 				found = true
 				break
 			}
 		}
 		require.True(t, found, "step %d of the path, %d → %d, is not a legal move", i, path[i-1], path[i])
 	}
-	return cost
+	return cum
 }
 
 // TestAStarMovingAI: A* reproduces the benchmark's optimal costs on 1,000

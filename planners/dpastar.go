@@ -360,6 +360,29 @@ func (d *DPAStar) stepCosts(from int, known, inROK bool) (float64, error) {
 // graph changed without a Replan.
 func (d *DPAStar) Forget() { d.memo = d.memo[:0] }
 
+// Recall sets the remembered path to path, with cum[i] the cost of
+// path[:i+1] on the graph before the change, as if the last Replan had
+// returned it: for a planner that robots share, each robot keeping its own
+// path and the costs of its steps (as the paper's agents keep their
+// paths). The next Replan on that path then reads cost([TG]⁻) and the
+// steps of [BG]⁻ from cum instead of asking the graph. cum must hold the
+// graph's costs from before the change: outside R they are today's. A
+// cum that does not fit path (another length, a cost not finite) is
+// dropped, as by Forget.
+func (d *DPAStar) Recall(path []NodeID, cum []float64) {
+	d.memo = d.memo[:0]
+	if len(cum) != len(path) {
+		return
+	}
+	for _, c := range cum {
+		if math.IsInf(c, 0) || math.IsNaN(c) {
+			return
+		}
+	}
+	d.memo = append(d.memo, path...)
+	d.memoG = append(d.memoG[:0], cum...)
+}
+
 // remembers reports whether old[at:] is the memo's path from at on.
 func (d *DPAStar) remembers(old []NodeID, at int) bool {
 	if len(old) != len(d.memo) {

@@ -149,6 +149,13 @@ func runDPAWalk(t *testing.T, wd *dpaWorld, rng *rand.Rand, changes, maxBoxes in
 			at = 0
 		}
 		robot = path[at]
+		// What DPA* knows of the old path: what its last Replan
+		// returned, nothing (Forget), or what the robot kept (Recall).
+		memory := rng.IntN(3)
+		var cum []float64
+		if memory == 2 {
+			cum = prefixCosts(t, l, path) // before the change
+		}
 
 		var b [2][3]int32
 		change := ObstacleInserted
@@ -173,8 +180,11 @@ func runDPAWalk(t *testing.T, wd *dpaWorld, rng *rand.Rand, changes, maxBoxes in
 			affected = affected || r.Contains(l.Position(v))
 		}
 
-		if rng.IntN(3) == 0 {
+		switch memory {
+		case 1:
 			d.Forget() // measure the old path on the graph instead
+		case 2:
+			d.Recall(path, cum)
 		}
 		want, werr := a.Plan(ctx, robot, goal, nil)
 		got, scen, err := d.Replan(ctx, path, at, goal, r, change, spare)
@@ -411,6 +421,25 @@ func TestDPAStarDeadline(t *testing.T) {
 	require.Equal(t, kept, first.Path, "the old path, sharing dst's storage, is untouched")
 	_, err = d.Plan(ctx, start, goal, nil)
 	require.ErrorIs(t, err, ErrTimeout)
+}
+
+// TestDPAStarRecall: costs handed over with a path are kept only when
+// they fit it; a Recall that does not fit leaves DPA* measuring the path
+// on the graph, as after Forget.
+func TestDPAStarRecall(t *testing.T) {
+	l, err := NewLattice(20, 20, 1, true)
+	require.NoError(t, err)
+	d := NewDPAStar(l)
+	path := []NodeID{l.ID(1, 1, 0), l.ID(2, 2, 0), l.ID(3, 2, 0)}
+	cum := prefixCosts(t, l, path)
+	d.Recall(path, cum)
+	require.True(t, d.remembers(path, 0))
+	require.Equal(t, cum, d.memoG)
+	for _, bad := range [][]float64{cum[:2], {0, math.Inf(1), math.Inf(1)}, {0, math.NaN(), 3}} {
+		d.Recall(path, cum)
+		d.Recall(path, bad)
+		require.False(t, d.remembers(path, 0), "costs %v", bad)
+	}
 }
 
 // TestDPAStarAllocs: a warmed-up planner re-plans into the caller's
