@@ -22,8 +22,9 @@ const (
 // meshExperiment holds the planners and the measurements of one run.
 type meshExperiment struct {
 	w     *meshWorld
-	reps  int
-	timer dpaExperiment // only its clock is used, through timed
+	reps  int           // timings of each search; the fastest counts
+	batch int           // runs per timing, its time the mean
+	timer dpaExperiment // only its clock is used, through timedBatch
 	astar func(ctx context.Context, start, goal planners.NodeID, dst []planners.NodeID) (planners.Result, error)
 	dpa   *planners.DPAStar
 	split bool // -mixed split: DPA* re-plans mixed updates in two halves
@@ -53,9 +54,10 @@ type meshPair struct {
 
 // meshRow is one re-plan.
 type meshRow struct {
-	dpaRow        // its scen is unused: label names the scenario
-	change string // insertion or deletion
-	label  string // a DPA* scenario or "<change>, mixed", "<change>, split, old path [un]affected", "<change>, fresh"
+	dpaRow          // its scen is unused: label names the scenario
+	change   string // insertion or deletion
+	label    string // a DPA* scenario or "<change>, mixed", "<change>, split, old path [un]affected", "<change>, fresh"
+	affected bool   // the old path ran through R or its start's or goal's region was replaced
 }
 
 // meshEvent is one insertion or deletion.
@@ -119,6 +121,19 @@ func (e *meshExperiment) event(o int, change string, u voxel.Update, pairs []mes
 	return nil
 }
 
+// affected reports whether the last event affected the old path, as the
+// paper's scenarios count it: a region of it is gone (replaced), or lies
+// in the affected region R.
+func (e *meshExperiment) affected(old []planners.NodeID) bool {
+	m := e.w.mesh
+	for _, n := range old {
+		if !m.Passable(n) || e.delta.R.Contains(m.Position(n)) {
+			return true
+		}
+	}
+	return false
+}
+
 // elapsed times f by the experiment's clock.
 func (e *meshExperiment) elapsed(f func()) time.Duration {
 	if !e.timer.cpu {
@@ -135,7 +150,7 @@ func (e *meshExperiment) elapsed(f func()) time.Duration {
 // row records and prints one re-plan.
 func (e *meshExperiment) row(stdout io.Writer, o int, change, label string, p *meshPair,
 	aTime time.Duration, a planners.Result, dTime time.Duration, d planners.Result) {
-	r := meshRow{change: change, label: label, dpaRow: dpaRow{aTime: aTime, aExp: a.Stats.Expansions, dTime: dTime, dExp: d.Stats.Expansions,
+	r := meshRow{change: change, label: label, affected: e.affected(p.old), dpaRow: dpaRow{aTime: aTime, aExp: a.Stats.Expansions, dTime: dTime, dExp: d.Stats.Expansions,
 		timeImpr: improvement(float64(aTime), float64(dTime)), expImpr: improvement(float64(a.Stats.Expansions), float64(d.Stats.Expansions))}}
 	e.rows = append(e.rows, r)
 	w := e.w

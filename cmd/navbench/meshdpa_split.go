@@ -82,14 +82,16 @@ func (g *withoutAdded) hide(d *navmesh.Delta) bool {
 // ("checked"), else from scratch, or (split) in two halves. It returns
 // the row's scenario.
 func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planners.NodeID, change string) (planners.Result, string, error) {
-	e.dpa.Forget() // one planner for the crowd: the path it remembers is another robot's
+	// One planner for the crowd: each robot keeps its path and the costs
+	// of its steps from before the event, and hands them over.
+	e.dpa.Recall(p.old, p.cum)
 	d, old := &e.delta, p.old
 	switch {
 	case old[0] != s || old[len(old)-1] != g:
 		r, err := e.dpa.Plan(ctx, s, g, e.dbuf)
 		return r, change + ", " + scenFresh, err
 	case d.Change == 0 && e.split && e.splittable:
-		r, first, err := e.splitReplan(ctx, old, g)
+		r, first, err := e.splitReplan(ctx, old, p.cum, g)
 		if first == planners.InsertionAffected {
 			return r, change + ", " + scenSplit + ", old path affected", err
 		}
@@ -115,10 +117,11 @@ func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planne
 // and then the addition of its added regions (a deletion, on the mesh).
 // When the removal cut the path off, the second half plans from scratch.
 // The result counts both searches; the scenario is the first half's,
-// which tells whether the old path ran through R.
-func (e *meshExperiment) splitReplan(ctx context.Context, old []planners.NodeID, g planners.NodeID) (planners.Result, planners.DPAScenario, error) {
+// which tells whether the old path ran through R. cum is the old path's
+// costs before the event.
+func (e *meshExperiment) splitReplan(ctx context.Context, old []planners.NodeID, cum []float64, g planners.NodeID) (planners.Result, planners.DPAScenario, error) {
 	d := &e.delta
-	e.dpaHalf.Forget()
+	e.dpaHalf.Recall(old, cum)
 	r1, first, err := e.dpaHalf.Replan(ctx, old, 0, g, d.R, planners.ObstacleInserted, e.hbuf)
 	var r2 planners.Result
 	switch {

@@ -21,7 +21,21 @@ func (e *meshExperiment) summary(stdout io.Writer) {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "scenario\tcount\tastar_ms\tdpa_ms\ttime_sum\ttime_mean\ttime_median\tastar_exp\tdpa_exp\texp_sum\texp_mean\texp_median")
 	for _, l := range append(meshLabels(), "insertion, all", "deletion, all") {
-		e.scenarioLine(tw, l)
+		e.scenarioLine(tw, l, func(r *meshRow) bool { return r.label == l || l == r.change+", all" })
+	}
+	tw.Flush()
+
+	fmt.Fprintln(stdout, "\n# Table I: every re-plan of a change, by whether the old path ran through R or lost a region (affected), whatever DPA* did with it")
+	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "scenario\tcount\tastar_ms\tdpa_ms\ttime_sum\ttime_mean\ttime_median\tastar_exp\tdpa_exp\texp_sum\texp_mean\texp_median")
+	for _, c := range []string{"insertion", "deletion"} {
+		for _, aff := range []bool{false, true} {
+			l := c + ", old path unaffected"
+			if aff {
+				l = c + ", old path affected"
+			}
+			e.scenarioLine(tw, "table I: "+l, func(r *meshRow) bool { return r.change == c && r.affected == aff })
+		}
 	}
 	tw.Flush()
 
@@ -52,14 +66,15 @@ func meshLabels() []string {
 	return labels
 }
 
-// scenarioLine prints the count and the improvements of the rows with
-// label l ("<change>, all": every row of that change).
-func (e *meshExperiment) scenarioLine(tw io.Writer, l string) {
+// scenarioLine prints, as l, the count and the improvements of the rows
+// that in selects.
+func (e *meshExperiment) scenarioLine(tw io.Writer, l string, in func(*meshRow) bool) {
 	var aT, dT time.Duration
 	var aE, dE int
 	var ti, ei []float64
-	for _, r := range e.rows {
-		if r.label != l && l != r.change+", all" {
+	for i := range e.rows {
+		r := &e.rows[i]
+		if !in(r) {
 			continue
 		}
 		aT, dT, aE, dE = aT+r.aTime, dT+r.dTime, aE+r.aExp, dE+r.dExp

@@ -119,7 +119,27 @@ func checkMeshSummary(t *testing.T, summary string, obstacles int) {
 			require.Len(t, f, 11, lines[i+1+j])
 		}
 	}
+	all := map[string]string{} // "<change>" → count of its re-plans, from its "all" line
+	for j, c := range []string{"insertion", "deletion"} {
+		l := lines[i+1+len(labels)-2+j]
+		all[c] = strings.Fields(strings.TrimPrefix(l, c+", all"))[0]
+	}
 	rest := lines[i+1+len(labels):]
+	require.Equal(t, "", rest[0])
+	require.True(t, strings.HasPrefix(rest[1], "# Table I: "), rest[1])
+	require.True(t, strings.HasPrefix(rest[2], "scenario "), rest[2])
+	for j, c := range []string{"insertion", "deletion"} {
+		sum := 0
+		for k, aff := range []string{"unaffected", "affected"} {
+			l := rest[3+2*j+k]
+			require.True(t, strings.HasPrefix(l, "table I: "+c+", old path "+aff+" "), l)
+			n, err := strconv.Atoi(strings.Fields(strings.TrimPrefix(l, "table I: "+c+", old path "+aff))[0])
+			require.NoError(t, err, l)
+			sum += n
+		}
+		require.Equal(t, all[c], strconv.Itoa(sum), "Table I's re-plans of the %s are all of them", c)
+	}
+	rest = rest[7:]
 	require.Equal(t, "", rest[0])
 	require.True(t, strings.HasPrefix(rest[1], "# mesh: "), rest[1])
 	require.NotContains(t, rest[1], "# mesh: 0 regions")
