@@ -3,6 +3,7 @@ package voxel
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/golang/geo/r3"
 )
@@ -32,6 +33,7 @@ type Map struct {
 	memFull    bool // an allocation was refused in this Apply
 	edt        edtScratch
 	scanPoints []r3.Vector // reused by Scan
+	sink       uint8       // bytes read ahead (touchLines), kept so that the compiler keeps the reads
 }
 
 // New returns an empty map: every voxel Unknown.
@@ -49,7 +51,7 @@ func New(cfg Config) (*Map, error) {
 		recent: new([recentSize]*brick),
 		shapes: map[ShapeID]*shapeRecord{},
 	}
-	m.sensor.init()
+	m.sensor.init(m.model)
 	return m, nil
 }
 
@@ -134,11 +136,20 @@ func (m *Map) get(k Key) *brick {
 	if b := m.lookup(k); b != nil {
 		return b
 	}
+	return m.create(k, nil)
+}
+
+// create makes the brick holding k, not in the map yet, in b when b is
+// not nil; nil when the memory limit refuses it.
+func (m *Map) create(k Key, b *brick) *brick {
 	if len(m.bricks) >= m.cfg.MaxBricks {
 		m.memFull = true
 		return nil
 	}
-	b := &brick{org: brickOrigin(k)}
+	if b == nil {
+		b = new(brick)
+	}
+	b.org = brickOrigin(k)
 	st := &m.static
 	if m.prevStatic != nil {
 		st = m.prevStatic // a new brick must start from the costs reported before this Apply
@@ -204,11 +215,17 @@ func (m *Map) recombine(b *brick, i int) {
 
 // commit writes the cost of every queued voxel and records what changed,
 // except inside the change set's regions, then drops bricks left holding
-// nothing.
+// nothing. It reads the next brick's lines ahead (touchLines).
 func (m *Map) commit() {
-	for _, b := range m.dirty {
+	var sink uint8
+	for k, b := range m.dirty {
+		if k+1 < len(m.dirty) {
+			next := m.dirty[k+1]
+			sink ^= touchLines(&next.occ, &next.touched) ^ touchLines(&next.cost, &next.touched)
+		}
 		m.commitBrick(b, m.listing(b))
 	}
+	m.sink ^= sink
 	for _, b := range m.dirty {
 		if b.empty() && m.bricks[brickOf(b.org)] == b {
 			m.drop(b)
@@ -221,7 +238,11 @@ func (m *Map) commit() {
 // bounds are kept in locals, and the bounds grown once per brick.
 func (m *Map) commitBrick(b *brick, list int) {
 	cs := m.cs
-	rose, fell := cs.Rose, cs.Fell
+	n := 0 // voxels queued
+	for _, w := range b.touched {
+		n += bits.OnesCount64(w)
+	}
+	rose, fell := reserve(cs.Rose, n), reserve(cs.Fell, n)
 	var listed [brickVoxels / 64]uint64 // voxels listed
 	for w, word := range b.touched {
 		for ; word != 0; word &= word - 1 {
@@ -249,6 +270,17 @@ func (m *Map) commitBrick(b *brick, list int) {
 	}
 	cs.Rose, cs.Fell = rose, fell
 	cs.Bounds = cs.Bounds.Union(b.extent(&listed))
+}
+
+// reserve returns l with room for n more changes. When it must grow, it
+// at least doubles: a first scan into a fresh change set lists millions
+// of voxels, and append, which grows large slices by a quarter, would copy
+// them many times over.
+func reserve(l []Change, n int) []Change {
+	if cap(l)-len(l) >= n {
+		return l
+	}
+	return slices.Grow(l, max(n, len(l)))
 }
 
 // extent returns the box of the voxels of b whose bits in set are set.

@@ -184,8 +184,9 @@ func TestClearRayEqualsReferenceLidar(t *testing.T) {
 }
 
 // TestClearRayEqualsReferenceFar does the same with rays longer than the
-// scan table reaches (tableHalf), and with a few far points, for which
-// the table is left empty: bricks then keep their scan bits themselves.
+// scan table and the region reach (indexHalf, regionMaxLog), and with a
+// few far points, for which the table is left empty and the region is
+// small: rays then walk out of the region and on brick by brick.
 func TestClearRayEqualsReferenceFar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for round := range 12 {
@@ -204,6 +205,59 @@ func TestClearRayEqualsReferenceFar(t *testing.T) {
 			msg := fmt.Sprintf("round %d, step %d", round, step)
 			requireSameChanges(t, want, got, msg)
 			requireSameMaps(t, slow, fast, msg)
+		}
+	}
+}
+
+// TestRegionCursor checks the region cursor against the voxels it packs:
+// in regions of random place and extent, a cursor stepped along each axis
+// is the cursor of the neighbour, or tells the neighbour outside.
+func TestRegionCursor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 200 {
+		c := Key{rng.Int32N(2000) - 1000, rng.Int32N(2000) - 1000, rng.Int32N(2000) - 1000}
+		b := Box{Min: c, Max: c}.Extend(c.Add(rng.Int32N(600)-300, rng.Int32N(600)-300, rng.Int32N(300)-150))
+		var g scanRegion
+		g.reset(b, c, 1+rng.IntN(100000))
+		require.True(t, g.on)
+		check, inside := g.fields()
+		n := [3]int32{1 << g.log[0], 1 << g.log[1], 1 << g.log[2]}
+		for range 100 {
+			k := g.org.Add(rng.Int32N(n[0]), rng.Int32N(n[1]), rng.Int32N(n[2]))
+			require.True(t, g.contains(k))
+			q := g.cursor(k)
+			require.Equal(t, k, g.key(q))
+			require.Equal(t, g.index(k), int(q>>regionIndex))
+			require.Equal(t, inside, q&check)
+			for a := range 3 {
+				for _, s := range []int32{-1, 1} {
+					var d [3]int32
+					d[a] = s
+					nk, nq := k.Add(d[0], d[1], d[2]), q+g.step(s, a)
+					require.Equal(t, nk, g.key(nq))
+					require.Equal(t, g.contains(nk), nq&check == inside)
+					if g.contains(nk) {
+						require.Equal(t, g.cursor(nk), nq)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTranspose8 checks transpose8 on a matrix of distinct bytes.
+func TestTranspose8(t *testing.T) {
+	var r [8]uint64
+	for i := range 8 {
+		for j := range 8 {
+			r[i] |= uint64(i<<4|j) << (8 * j)
+		}
+	}
+	in := r
+	transpose8(&r)
+	for i := range 8 {
+		for j := range 8 {
+			require.Equal(t, in[j]>>(8*i)&0xff, r[i]>>(8*j)&0xff, "(%d, %d)", i, j)
 		}
 	}
 }

@@ -4,7 +4,8 @@ package voxel
 // them (slots), with the voxels it updates. Bricks inside the box of the
 // scan's endpoints are found through a dense index, the rest through a
 // hash. It lives for one scan: bricks may be dropped when the update
-// commits.
+// commits. It also holds the region (scanRegion), where the walk notes
+// voxels before they go to their bricks.
 type scanTable struct {
 	org        Key                // brick coordinates (voxel >> brickShift) of the dense index's minimum corner
 	nx, ny, nz int32              // extent of the dense index, bricks
@@ -13,6 +14,7 @@ type scanTable struct {
 	refs       []brickRef         // by slot
 	seen       []voxelBits        // by slot: the voxels the scan updates, endpoints and rays
 	ends       []voxelBits        // by slot: the endpoints among them, updated already
+	region     scanRegion         // the voxels rays visit near the sensor, until gathered
 }
 
 // voxelBits holds a bit per voxel of a brick.
@@ -48,6 +50,7 @@ func (t *scanTable) reset(b Box, c Key, rays int) {
 	}
 	clear(t.outer)
 	t.refs, t.seen, t.ends = t.refs[:0], t.seen[:0], t.ends[:0]
+	t.region.on = false
 }
 
 // release forgets the table's bricks, so that none is kept alive after
@@ -102,26 +105,56 @@ func (m *Map) scanSlot(bk Key) int {
 	return int(s - 1)
 }
 
+// roomFor reports whether the memory limit leaves room for a brick at
+// every place a scan with endpoints in box b (voxels, the sensor's voxel
+// included) can reach: its rays stay inside b, give or take a voxel of
+// rounding, so inside b's bricks grown by one each way.
+func (m *Map) roomFor(b Box) bool {
+	lo, hi := brickCoords(b.Min), brickCoords(b.Max)
+	n := int64(hi.X-lo.X+3) * int64(hi.Y-lo.Y+3) * int64(hi.Z-lo.Z+3)
+	return n <= int64(m.cfg.MaxBricks-len(m.bricks))
+}
+
 // applyMisses applies one miss to every voxel the scan's rays crossed,
 // except the endpoints, brick by brick in the order the scan reached the
-// bricks.
+// bricks, the next brick's lines read ahead.
 func (m *Map) applyMisses() {
-	t := &m.sensor.table
-	model := m.model
+	t, freeMiss := &m.sensor.table, &m.sensor.freeMiss
+	var sink uint8
 	for s, ref := range t.refs {
+		if s+1 < len(t.refs) {
+			next := &t.refs[s+1]
+			sink ^= touchLines(next.sensor, &t.seen[s+1]) ^ touchLines(&next.b.occ, &t.seen[s+1])
+		}
 		sensor := ref.sensor
 		for w := range t.seen[s] {
 			for word := t.seen[s][w] &^ t.ends[s][w]; word != 0; word &= word - 1 {
 				i := w<<6 | trailingZeros(word)
-				if l := sensor[i]; l > noObservation && l <= 0 {
-					// Free stays free: only the log-odds changes.
-					sensor[i] = addLogOdds(l, model.miss, model.min, model.max)
+				if l := freeMiss[uint8(sensor[i])]; l != noObservation {
+					sensor[i] = l // free stays free: only the log-odds changes
 				} else {
 					m.missVoxel(ref.b, i)
 				}
 			}
 		}
 	}
+	m.sink ^= sink
+}
+
+// touchLines reads a byte of each cache line of a brick's layer that
+// holds a voxel of set (a line is a z layer, a word of set), so that the
+// processor fetches them all at once while the brick before is worked
+// on, rather than one after the other as voxels are reached. The bytes
+// read are returned, to be kept (Map.sink): a read left unused would be
+// dropped by the compiler.
+func touchLines[T int8 | uint8](l *[brickVoxels]T, set *voxelBits) uint8 {
+	var x uint8
+	for w, bits := range set {
+		if bits != 0 {
+			x ^= uint8(l[w<<6])
+		}
+	}
+	return x
 }
 
 // missVoxel applies a miss to voxel i of b.

@@ -49,6 +49,9 @@ type sensorState struct {
 	marked  map[*brick]struct{} // bricks with marks, for decay
 	rays    []ray               // the current scan's endpoints, then its rays
 	table   scanTable           // the current scan's bricks
+	// freeMiss is, by log-odds (as a byte), the log-odds after a miss
+	// of a free voxel; noObservation for the other log-odds.
+	freeMiss [256]int8
 }
 
 // ray is one endpoint of a scan and the ray cast to it.
@@ -58,7 +61,15 @@ type ray struct {
 	hit bool      // a return, marked; false: cut at MaxRange, cleared
 }
 
-func (s *sensorState) init() { s.marked = map[*brick]struct{}{} }
+func (s *sensorState) init(model sensorModel) {
+	s.marked = map[*brick]struct{}{}
+	for b := range s.freeMiss {
+		s.freeMiss[b] = noObservation
+		if l := int8(b); l > noObservation && l <= 0 {
+			s.freeMiss[b] = addLogOdds(l, model.miss, model.min, model.max)
+		}
+	}
+}
 
 func (s *sensorState) forget(b *brick) { delete(s.marked, b) }
 
@@ -83,10 +94,17 @@ func (c *Cloud) apply(m *Map) error {
 	m.beginScan(c.Stamp)
 	o, _ := m.frame.KeyOf(c.Origin) // checked
 	box := c.queue(m, o)
-	m.sensor.table.reset(box, o, len(m.sensor.rays))
+	t := &m.sensor.table
+	t.reset(box, o, len(m.sensor.rays))
+	if m.roomFor(box) {
+		t.region.reset(box, o, len(m.sensor.rays))
+	}
 	origin := m.frame.local(c.Origin)
 	for _, r := range m.markEnds() {
 		m.clearRay(origin, r)
+	}
+	if t.region.on {
+		m.gatherRegion()
 	}
 	m.applyMisses()
 	m.sensor.table.release()
@@ -97,6 +115,9 @@ func (c *Cloud) apply(m *Map) error {
 // it returns the box holding the endpoints and the sensor's voxel o.
 func (c *Cloud) queue(m *Map, o Key) Box {
 	in := &m.cs.Input
+	if cap(m.sensor.rays) < len(c.Points) {
+		m.sensor.rays = make([]ray, 0, len(c.Points))
+	}
 	m.sensor.rays = m.sensor.rays[:0]
 	box := Box{Min: o, Max: o}
 	// Hits first, so that a voxel with a return is marked even when a
@@ -177,12 +198,15 @@ func (m *Map) beginScan(stamp time.Duration) {
 // cut at MaxRange, and returns box extended to hold it; a point outside
 // the world is counted and dropped.
 func (m *Map) queueEnd(p r3.Vector, hit bool, box Box) Box {
-	k, ok := m.frame.KeyOf(p)
-	if !ok {
+	// Frame.KeyOf's key, from the same quotients as the ray's end.
+	l := m.frame.local(p)
+	x, y, z := math.Floor(l.X), math.Floor(l.Y), math.Floor(l.Z)
+	if !(math.Abs(x) <= MaxCoord && math.Abs(y) <= MaxCoord && math.Abs(z) <= MaxCoord) {
 		m.cs.Input.Outside++
 		return box
 	}
-	m.sensor.rays = append(m.sensor.rays, ray{end: m.frame.local(p), key: k, hit: hit})
+	k := Key{int32(x), int32(y), int32(z)}
+	m.sensor.rays = append(m.sensor.rays, ray{end: l, key: k, hit: hit})
 	return box.Extend(k)
 }
 
@@ -210,20 +234,41 @@ func (m *Map) endpoint(r ray) bool {
 	return true
 }
 
-// sensorBrick returns the brick of k with its sensor layer.
+// sensorBrick returns the brick of k with its sensor layer. A brick made
+// for the sensor comes with its layer in one allocation, next to the
+// occupancy the layer's updates read.
 func (m *Map) sensorBrick(k Key) *brick {
 	b := m.lookup(k)
 	if b == nil {
-		b = m.get(k)
-	}
-	if b != nil && b.sensor == nil {
-		b.sensor = new([brickVoxels]int8)
-		for i := range b.sensor {
-			b.sensor[i] = noObservation
+		sb := new(sensedBrick)
+		if b = m.create(k, &sb.brick); b == nil {
+			return nil
 		}
+		sb.sensor = unobserved
+		b.sensor = &sb.sensor
+	}
+	if b.sensor == nil {
+		b.sensor = new([brickVoxels]int8)
+		*b.sensor = unobserved
 	}
 	return b
 }
+
+// sensedBrick is a brick allocated with its sensor layer. (A brick that
+// drops its layer, by decay or the window, keeps the array unused; one
+// that takes a layer again gets a new one.)
+type sensedBrick struct {
+	brick
+	sensor [brickVoxels]int8
+}
+
+// unobserved is a sensor layer that has observed nothing.
+var unobserved = func() (l [brickVoxels]int8) {
+	for i := range l {
+		l[i] = noObservation
+	}
+	return l
+}()
 
 // observe applies one hit or miss to voxel i of b.
 func (m *Map) observe(b *brick, i int, hit bool) {
