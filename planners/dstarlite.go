@@ -37,11 +37,19 @@ func (d *DStarLite) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) 
 		p.restart(goal, start)
 		d.last = start
 	case start != p.target:
-		p.km += p.g.Heuristic(d.last, start) // line 30′
-		d.last = start
-		p.setTarget(start)
+		d.moveTo(start)
 	}
 	return p.search(ctx, start, goal, dst, began)
+}
+
+// moveTo makes s the start: k_m grows by the heuristic distance from
+// where it last grew (line 30′), and the open keys are due a refresh.
+func (d *DStarLite) moveTo(s NodeID) {
+	p := &d.p
+	p.km += p.g.Heuristic(d.last, s)
+	d.last = s
+	p.setTarget(s)
+	p.refreshDue = true
 }
 
 // Update tells the planner that the edges of these nodes changed (see

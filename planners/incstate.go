@@ -21,9 +21,17 @@ type incState struct {
 // state's cur.
 type incNode struct {
 	g, rhs float64
-	bp     NodeID // rhs(n) = c(n, bp) + g(bp) (None: the root, or no edge)
+	bp     NodeID // rhs(n) = c(n, bp) + g(bp) (None: the root, or no edge; stale: see below)
 	stamp  uint32
 }
+
+// stale, as a node's back pointer, marks its rhs as out of date: the
+// node's rhs came through a node whose g rose to ∞ (a raise), and its
+// one-step lookahead was not recomputed. Its rhs is then a lower bound of
+// the lookahead, the node is in the open list whatever its g, and its
+// rhs is recomputed when it reaches the top, when a lower finds it a
+// better one, or when Update lists it. See lpa.raise.
+const stale NodeID = -2
 
 // fit makes room for n nodes, keeping what is there.
 func (s *incState) fit(n int) {

@@ -19,21 +19,26 @@ import (
 // This is the optimised variant of Koenig and Likhachev's D* Lite: when a
 // node's g falls, only the nodes it improves are touched; when it rises,
 // only the nodes whose rhs came through it (their back pointer) are
-// recomputed.
+// recomputed, and in LPA* and D* Lite not even those until they reach
+// the top (see lazy).
 type lpa struct {
 	g        Graph
 	backward bool    // D* Lite
 	root     NodeID  // rhs(root) = 0: LPA*'s start, D* Lite's goal
 	target   NodeID  // the node whose g is the answer: LPA*'s goal, D* Lite's start
 	km       float64 // D* Lite's key modifier: heuristic distance the start has moved
-	geo      latGeom // geo.l: g's lattice, if it is one (the fast path: see lpa_lattice.go)
-	tx       int32   // the target's cell, with geo.l
-	ty, tz   int32
-	started  bool
-	st       incState
-	open     openList
-	edges    []Edge
-	stats    Stats
+	// refreshDue: D* Lite's start moved since the open keys were last
+	// refreshed; the next search that expands anything refreshes them
+	// first (refreshKeys).
+	refreshDue bool
+	geo        latGeom // geo.l: g's lattice, if it is one (the fast path: see lpa_lattice.go)
+	tx         int32   // the target's cell, with geo.l
+	ty, tz     int32
+	started    bool
+	st         incState
+	open       openList
+	edges      []Edge
+	stats      Stats
 
 	// AD*'s additions (see ADStar): ε inflates over-consistent keys (1
 	// otherwise), and with anytime a node expanded in the current pass
@@ -124,7 +129,7 @@ func (p *lpa) restart(root, target NodeID) {
 	p.open.items = p.open.items[:0]
 	p.incons = p.incons[:0]
 	p.pass++
-	p.km = 0
+	p.km, p.refreshDue = 0, false
 	p.root, p.started = root, true
 	if l, ok := p.g.(*Lattice); ok && p.geo.l != l {
 		p.geo = newLatGeom(l)
@@ -166,7 +171,7 @@ func (p *lpa) touch(n NodeID) {
 func (p *lpa) queue(n NodeID) {
 	st := &p.st
 	pos := st.pos[n]
-	if st.nodes[n].g == st.nodes[n].rhs {
+	if st.nodes[n].g == st.nodes[n].rhs && st.nodes[n].bp != stale {
 		if pos >= 0 {
 			p.open.remove(int(pos), st.pos)
 		}
@@ -174,8 +179,15 @@ func (p *lpa) queue(n NodeID) {
 	}
 	switch {
 	case pos >= 0:
-		if k1, k2 := p.key(n); p.open.before(k1, k2, p.open.items[pos].key, p.open.items[pos].tie) {
+		// A key that rose stays as it is, a lower bound, until it reaches
+		// the top. A lower second key is written even then: refreshKeys
+		// builds a key from the second one, which must stay a lower bound
+		// of min(g, rhs).
+		it := &p.open.items[pos]
+		if k1, k2 := p.key(n); p.open.before(k1, k2, it.key, it.tie) {
 			p.open.update(int(pos), k1, k2, st.pos)
+		} else if k2 < it.tie {
+			p.open.update(int(pos), it.key, k2, st.pos)
 		}
 	case pos == inIncons:
 	case p.anytime && p.closed[n] == p.pass: // AD*, Algorithm 1 line 14
@@ -244,12 +256,39 @@ func (p *lpa) rekey() {
 	p.open.heapify(p.st.pos)
 }
 
+// refreshKeys re-keys the open list after D* Lite's start moved: each key
+// rises to what the current heuristic and k_m make of the second key it
+// was queued under (with ε = 1 a key is [k2 + h + k_m; k2]), a lower
+// bound of its node's key as before, and the heap is rebuilt.
+//
+// k_m keeps the old keys lower bounds, and computeShortestPath re-keys a
+// node whose key is too low when it reaches the top (lines 13′–14′). But
+// most of the open list is the frontier of earlier searches, whose keys
+// lie within a few moves' costs of the top, and every move leaves many of
+// them too low by up to twice the distance moved: a repair spent most of
+// its time re-keying them one by one, each a read of the node's record
+// and a sift from the root, most of them only to sink below the start's
+// key. One pass over the list reads no node records, and heapifying costs
+// about as much as a few hundred sifts.
+func (p *lpa) refreshKeys() {
+	items := p.open.items
+	for i := range items {
+		it := &items[i]
+		it.key = max(it.key, it.tie+p.h(it.id)+p.km)
+	}
+	p.open.heapify(p.st.pos)
+}
+
 // computeShortestPath is ComputeShortestPath (lines 10′–20′): it runs
 // until the target is consistent and no open key is below its key, or
 // ctx ends (ErrTimeout; the state stays valid and a later call resumes).
 func (p *lpa) computeShortestPath(ctx context.Context) error {
 	st, t := &p.st, p.target
 	p.touch(t)
+	if st.nodes[t].bp == stale { // the start moved onto a stale node
+		p.freshen(t)
+		p.queue(t)
+	}
 	for steps := 0; len(p.open.items) > 0; steps++ {
 		top := p.open.top()
 		if t1, t2 := p.key(t); !p.open.before(top.key, top.tie, t1, t2) && st.nodes[t].rhs == st.nodes[t].g {
@@ -258,7 +297,20 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 		if steps%checkEvery == 0 && ctx.Err() != nil {
 			return ErrTimeout
 		}
+		if p.refreshDue {
+			// Only now: a search after a move that finds the start
+			// consistent and below the top reads no more than this.
+			p.refreshDue = false
+			p.refreshKeys()
+			continue
+		}
 		u := top.id
+		if st.nodes[u].bp == stale {
+			if p.freshen(u); st.nodes[u].g == st.nodes[u].rhs {
+				p.open.remove(0, st.pos) // consistent after all: no expansion
+				continue
+			}
+		}
 		if k1, k2 := p.key(u); p.open.before(top.key, top.tie, k1, k2) {
 			p.open.update(0, k1, k2, st.pos) // lines 13′–14′: the start moved, or its key rose (queue), since u was keyed
 			continue
@@ -300,7 +352,8 @@ func (p *lpa) lower(u NodeID) {
 }
 
 // raise handles an under-consistent node (lines 18′–20′): g(u) becomes
-// ∞ and every neighbour whose rhs came through u is recomputed.
+// ∞ and every neighbour whose rhs came through u is recomputed, or, in
+// LPA* and D* Lite, marked stale and queued (see lazy).
 func (p *lpa) raise(u NodeID) {
 	st := &p.st
 	st.nodes[u].g = math.Inf(1)
@@ -311,10 +364,46 @@ func (p *lpa) raise(u NodeID) {
 		s := p.edges[i].To
 		p.touch(s)
 		if st.nodes[s].bp == u {
-			p.recompute(s, n)
+			if p.lazy(s) {
+				st.nodes[s].bp = stale
+			} else {
+				p.recompute(s, n)
+			}
 			p.queue(s)
 		}
 	}
+}
+
+// lazy reports whether a raise may leave s's rhs stale instead of
+// recomputing it.
+//
+// A raise recomputed the rhs of each node whose rhs came through the
+// raised node, and a raise wave recomputed most of them more than once
+// (their new back pointer is raised in turn), though fewer than half of
+// them reach the top before the search ends. A stale node's rhs is a
+// lower bound of its lookahead (only g values rose since it was right,
+// or it would not be stale), so its key, computed from it, is a lower
+// bound of its key, and it is queued as if inconsistent: it is
+// recomputed once, when it reaches the top, and dropped there if
+// consistent. Nothing else needs a stale rhs: a lower whose c + g is
+// below it sets it (that is the new lookahead), Update recomputes the
+// nodes it lists, and path follows nodes whose keys are below the
+// target's, which reached the top before the search ended. AD*'s keys
+// inflate over-consistent nodes only, so that a lower bound of rhs does
+// not bound its key: it recomputes at once, and so does the target,
+// whose consistency ends the search.
+func (p *lpa) lazy(s NodeID) bool {
+	return !p.anytime && !p.standardKey && s != p.target
+}
+
+// freshen recomputes the rhs of a stale node n.
+func (p *lpa) freshen(n NodeID) {
+	if p.geo.l != nil {
+		x, y, z := p.geo.cell(n)
+		p.latRecompute(n, x, y, z, min(p.st.nodes[n].rhs, math.MaxFloat64)) // the stale rhs is a floor
+		return
+	}
+	p.recompute(n, 0)
 }
 
 // path follows the back pointers from the target to the root: after
@@ -329,7 +418,7 @@ func (p *lpa) path(dst []NodeID) ([]NodeID, float64, error) {
 	limit := p.g.NumNodes()
 	for v := p.target; v != p.root; {
 		next := st.nodes[v].bp
-		if next == None || st.nodes[next].stamp != st.cur || len(dst) > limit {
+		if next < 0 || st.nodes[next].stamp != st.cur || len(dst) > limit {
 			return nil, 0, fmt.Errorf("planners: path from %d breaks at node %d (g %v, rhs %v)", p.target, v, st.nodes[v].g, st.nodes[v].rhs)
 		}
 		cost += st.nodes[v].rhs - st.nodes[next].g

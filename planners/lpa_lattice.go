@@ -19,9 +19,10 @@ import (
 // open list, expansion by expansion (TestIncrementalLatticeFastPath).
 //
 // One shortcut keeps that: when a raise recomputes the rhs of a node
-// whose rhs came through the raised node, the old rhs is a floor (only
-// one g rose), so the scan stops at the first move that still reaches
-// it, the move the full scan would have kept.
+// whose rhs came through the raised node (AD*), or a stale rhs is
+// recomputed (LPA* and D* Lite: see lpa.lazy), the old rhs is a floor
+// (only g values rose), so the scan stops at the first move that still
+// reaches it, the move the full scan would have kept.
 
 // divisor divides node ids by a fixed d without a division instruction:
 // n / d = ⌊n·m / 2⁶⁴⌋ with m = ⌈2⁶⁴ / d⌉, exact for every n and d below
@@ -147,12 +148,16 @@ func (p *lpa) latRaise(u NodeID) {
 		s := u + NodeID(l.step[m])
 		p.touch(s)
 		if st.nodes[s].bp == u {
-			// Only g(u) rose since rhs(s) was the least c + g over s's
-			// moves (lower and raise keep it so; Update recomputes
-			// nodes whose edges changed): it is still a floor (and
-			// finite, as bp(s) is a node).
-			mv := &latticeMoves[m]
-			p.latRecompute(s, x+mv.dx, y+mv.dy, z+mv.dz, min(st.nodes[s].rhs, math.MaxFloat64))
+			if p.lazy(s) {
+				st.nodes[s].bp = stale
+			} else {
+				// Only g(u) rose since rhs(s) was the least c + g over
+				// s's moves (lower and raise keep it so; Update
+				// recomputes nodes whose edges changed): it is still a
+				// floor (and finite, as bp(s) is a node).
+				mv := &latticeMoves[m]
+				p.latRecompute(s, x+mv.dx, y+mv.dy, z+mv.dz, min(st.nodes[s].rhs, math.MaxFloat64))
+			}
 			p.queue(s)
 		}
 	}

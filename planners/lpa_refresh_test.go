@@ -1,0 +1,87 @@
+package planners
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestDStarLiteRefreshKeys: after the start moves and the keys are
+// refreshed (every other move here, by the next search otherwise), D*
+// Lite's open list is a heap whose slots match the state's, every key is a lower bound of
+// its node's key, and every node queued under its current second key has
+// its current key, so the search re-keys none of them; every node a raise
+// left stale is queued, with an rhs no more than its lookahead; the
+// planner still finds A*'s costs.
+func TestDStarLiteRefreshKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	checked := 0
+	for run := range 8 {
+		l := changingLattice(t, rng, 20, 18, 6, false, 0.2, run%2 == 1)
+		var g Graph = l
+		if run%4 >= 2 {
+			g = graphOnly{l}
+		}
+		d, a := NewDStarLite(g), NewAStar(l)
+		w := &world{l: l, rng: rng}
+		start, goal := randomFree(rng, l), randomFree(rng, l)
+		for i := range 40 {
+			what := fmt.Sprintf("run %d step %d", run, i)
+			path := requireSameAsAStar(t, "DStarLite", d, a, l, start, goal, what)
+			moved, newGoal, _ := w.step(path, start, goal, start)
+			require.NoError(t, d.Update(w.changed), what)
+			if newGoal != goal {
+				start, goal = moved, newGoal
+				continue
+			}
+			if moved != start {
+				d.moveTo(moved)
+				require.True(t, d.p.refreshDue, what)
+				if i%2 == 0 { // else the next search refreshes the keys
+					d.p.refreshDue = false
+					d.p.refreshKeys()
+					requireOpenValid(t, &d.p, what)
+					checked++
+				}
+			}
+			start = moved
+		}
+	}
+	require.Greater(t, checked, 50)
+}
+
+// requireOpenValid checks the open list of p after refreshKeys, and that
+// every stale node is queued with an rhs no more than its lookahead.
+func requireOpenValid(t *testing.T, p *lpa, what string) {
+	t.Helper()
+	h := &p.open
+	var edges []Edge
+	for n := range NodeID(len(p.st.nodes)) {
+		if nd := &p.st.nodes[n]; nd.stamp == p.st.cur && nd.bp == stale {
+			require.GreaterOrEqual(t, p.st.pos[n], int32(0), "%s: stale node %d not queued", what, n)
+			best := math.Inf(1)
+			edges = p.out(n, edges[:0])
+			for _, e := range edges {
+				best = min(best, e.Cost+p.st.gOf(e.To))
+			}
+			require.LessOrEqual(t, nd.rhs, best, "%s: stale node %d above its lookahead", what, n)
+		}
+	}
+	for i, it := range h.items {
+		require.EqualValues(t, i, p.st.pos[it.id], "%s: slot of node %d", what, it.id)
+		if i > 0 {
+			parent := &h.items[(i-1)/arity]
+			require.False(t, h.before(it.key, it.tie, parent.key, parent.tie), "%s: slot %d before its parent", what, i)
+		}
+		// Keys are sums in floating point: equal ones may differ in their
+		// last bits, which the open list's slack absorbs.
+		k1, k2 := p.key(it.id)
+		require.True(t, it.tie <= k2 && it.key <= k1+h.slack, "%s: node %d queued above its key [%v; %v]: [%v; %v]", what, it.id, k1, k2, it.key, it.tie)
+		if nd := &p.st.nodes[it.id]; min(nd.g, nd.rhs) == it.tie {
+			require.InDelta(t, k1, it.key, h.slack, "%s: node %d left below its key", what, it.id)
+		}
+	}
+}
