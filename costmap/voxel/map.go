@@ -185,12 +185,16 @@ var allUnknown = func() (c [brickVoxels]Cost) {
 }()
 
 // touch queues voxel i of b for a cost update in this Apply, once.
-func (m *Map) touch(b *brick, i int) {
+func (m *Map) touch(b *brick, i int) { m.touchWord(b, i>>6, 1<<(i&63)) }
+
+// touchWord queues the voxels of set, a word of b's voxels (w: the word's
+// index, a z layer), as touch does.
+func (m *Map) touchWord(b *brick, w int, set uint64) {
 	if b.gen != m.gen {
 		b.gen, b.touched = m.gen, [brickVoxels / 64]uint64{}
 		m.dirty = append(m.dirty, b)
 	}
-	b.touched[i>>6] |= 1 << (i & 63)
+	b.touched[w] |= set
 }
 
 // recombine recomputes the occupancy of voxel i of b from its layers and

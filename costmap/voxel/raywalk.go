@@ -16,7 +16,7 @@ import "github.com/golang/geo/r3"
 //   - it only sets the voxel's bit (in the region, or in the table,
 //     gathered in a register per z layer): each voxel takes one miss per
 //     scan however many rays cross it, so the misses are applied after
-//     the walk, brick by brick (Map.applyMisses), and the walk neither
+//     the walk, brick by brick (Map.applyScan), and the walk neither
 //     reads log-odds nor tests whether a voxel was visited. (The map ends
 //     the same; a change set lists the same changes, grouped by brick.)
 //   - a step moving one axis (nearly all) takes two comparisons.

@@ -15,7 +15,7 @@ import (
 
 // referenceClearRay is the plain clearing walk: dda.next one voxel at a
 // time, each voxel's brick looked up, a miss applied at once to each voxel
-// the scan has not updated yet. Map.clearRay and Map.applyMisses must do
+// the scan has not updated yet. Map.clearRay and Map.applyScan must do
 // together exactly what it does.
 func referenceClearRay(m *Map, o r3.Vector, r ray) {
 	var t dda
@@ -52,11 +52,36 @@ func applyReference(m *Map, cs *ChangeSet, c *Cloud) error {
 	box := c.queue(m, o)
 	m.sensor.table.reset(box, o, len(m.sensor.rays))
 	origin := m.frame.local(c.Origin)
-	for _, r := range m.markEnds() {
+	for _, r := range referenceEnds(m) {
 		referenceClearRay(m, origin, r)
 	}
 	m.sensor.table.release()
 	return nil
+}
+
+// referenceEnds marks (hits) or clears the queued endpoints at once, in
+// order, and returns the rays to cast, as Map.markEnds and Map.applyScan
+// do together.
+func referenceEnds(m *Map) []ray {
+	var rays []ray
+	t := &m.sensor.table
+	for _, r := range m.sensor.rays {
+		s := m.scanSlot(brickCoords(r.key))
+		if s < 0 {
+			m.cs.Input.Refused++
+			continue
+		}
+		seen, i := &t.seen[s], index(r.key)
+		if seen[i>>6]&(1<<(i&63)) != 0 {
+			m.cs.Input.Merged++
+			continue
+		}
+		seen[i>>6] |= 1 << (i & 63)
+		m.cs.Input.Points++
+		m.observe(t.refs[s].b, i, r.hit)
+		rays = append(rays, r)
+	}
+	return rays
 }
 
 // requireSameMaps checks that two maps hold the same bricks and layers.

@@ -193,6 +193,46 @@ func (w *rayWalk) walkRegion(g *scanRegion, k, end Key, step [3]int32) (Key, boo
 	}
 }
 
+// Endpoints in the region are noted there too, before any ray is walked,
+// a bit per voxel at one random place (rather than a brick lookup and two
+// per point in the table): their bricks, like the rays', then reach the
+// table in the gather's order, brick row by brick row. A scan into a
+// fresh map makes its bricks in that order too, so that later scans work
+// on bricks lying nearly in the order of their addresses.
+
+// regionEnd notes endpoint k, in the region, and reports whether its ray
+// is to be cast: not when an earlier point of this scan ended in the same
+// voxel (the bitset holds endpoints alone until the first ray is walked).
+// Returns are marked after the gather (Map.regionHits).
+func (m *Map) regionEnd(k Key) bool {
+	in, g := &m.cs.Input, &m.sensor.table.region
+	i := g.index(k)
+	w, bit := i>>6, uint64(1)<<(i&63)
+	if g.bits[w]&bit != 0 {
+		in.Merged++
+		return false
+	}
+	g.bits[w] |= bit
+	in.Points++
+	return true
+}
+
+// regionHits notes, in the scan table, the returns among rays (the rays
+// cast, each endpoint once) whose endpoints regionEnd noted; the gather
+// has given their bricks slots.
+func (m *Map) regionHits(rays []ray) {
+	t := &m.sensor.table
+	for _, r := range rays {
+		if !r.hit || !t.region.contains(r.key) {
+			continue
+		}
+		if s := m.scanSlot(brickCoords(r.key)); s >= 0 { // roomFor rules out a refusal
+			i := index(r.key)
+			t.hits[s][i>>6] |= 1 << (i & 63)
+		}
+	}
+}
+
 // gatherRegion moves the region's bits to the scan table, brick by brick,
 // giving each brick with bits a slot, and leaves the bitset zero. It
 // reads the bitset in blocks of a brick row: for each run of eight

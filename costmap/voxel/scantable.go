@@ -1,5 +1,7 @@
 package voxel
 
+import "math/bits"
+
 // scanTable holds the bricks one scan reaches, in the order it reaches
 // them (slots), with the voxels it updates. Bricks inside the box of the
 // scan's endpoints are found through a dense index, the rest through a
@@ -12,8 +14,8 @@ type scanTable struct {
 	index      []int32            // [len = nx·ny·nz], x fastest: slot+1 of each brick; 0: not reached yet
 	outer      map[brickKey]int32 // slot+1 of the bricks reached outside the dense index
 	refs       []brickRef         // by slot
-	seen       []voxelBits        // by slot: the voxels the scan updates, endpoints and rays
-	ends       []voxelBits        // by slot: the endpoints among them, updated already
+	seen       []voxelBits        // by slot: the voxels the scan updates, endpoints (noted first, before any ray) and rays
+	hits       []voxelBits        // by slot: the endpoints that are returns, to be marked; the rest of seen takes a miss
 	region     scanRegion         // the voxels rays visit near the sensor, until gathered
 }
 
@@ -49,7 +51,7 @@ func (t *scanTable) reset(b Box, c Key, rays int) {
 		t.outer = map[brickKey]int32{}
 	}
 	clear(t.outer)
-	t.refs, t.seen, t.ends = t.refs[:0], t.seen[:0], t.ends[:0]
+	t.refs, t.seen, t.hits = t.refs[:0], t.seen[:0], t.hits[:0]
 	t.region.on = false
 }
 
@@ -95,7 +97,7 @@ func (m *Map) scanSlot(bk Key) int {
 	}
 	t.refs = append(t.refs, brickRef{b, b.sensor})
 	t.seen = append(t.seen, voxelBits{})
-	t.ends = append(t.ends, voxelBits{})
+	t.hits = append(t.hits, voxelBits{})
 	s := int32(len(t.refs))
 	if d >= 0 {
 		t.index[d] = s
@@ -115,30 +117,82 @@ func (m *Map) roomFor(b Box) bool {
 	return n <= int64(m.cfg.MaxBricks-len(m.bricks))
 }
 
-// applyMisses applies one miss to every voxel the scan's rays crossed,
-// except the endpoints, brick by brick in the order the scan reached the
-// bricks, the next brick's lines read ahead.
-func (m *Map) applyMisses() {
-	t, freeMiss := &m.sensor.table, &m.sensor.freeMiss
+// applyScan applies the scan's evidence, brick by brick in the order the
+// scan reached the bricks, the next brick's lines read ahead: a hit to
+// every return's voxel, a miss to every other voxel the scan updates
+// (crossed by rays, or a point's cut at MaxRange). Each voxel takes one
+// update, so their order changes nothing but the listing order of the
+// change set.
+//
+// Without inflation a voxel's cost follows from its occupancy alone, and
+// every voxel a scan changes is queued while its brick is worked on
+// (the brick's slot is reached once): each brick's costs are then
+// committed right after its voxels, while its lines are still in the
+// cache, rather than by Map.commit after the whole scan.
+func (m *Map) applyScan() {
+	t := &m.sensor.table
+	early := m.infl.radius == 0
 	var sink uint8
 	for s, ref := range t.refs {
 		if s+1 < len(t.refs) {
-			next := &t.refs[s+1]
-			sink ^= touchLines(next.sensor, &t.seen[s+1]) ^ touchLines(&next.b.occ, &t.seen[s+1])
-		}
-		sensor := ref.sensor
-		for w := range t.seen[s] {
-			for word := t.seen[s][w] &^ t.ends[s][w]; word != 0; word &= word - 1 {
-				i := w<<6 | trailingZeros(word)
-				if l := freeMiss[uint8(sensor[i])]; l != noObservation {
-					sensor[i] = l // free stays free: only the log-odds changes
-				} else {
-					m.missVoxel(ref.b, i)
-				}
+			next, set := &t.refs[s+1], &t.seen[s+1]
+			sink ^= touchLines(next.sensor, set) ^ touchLines(&next.b.occ, set)
+			if early {
+				sink ^= touchLines(&next.b.cost, set)
 			}
+		}
+		m.applyBrick(ref, &t.seen[s], &t.hits[s])
+		if early {
+			m.commitNow(ref.b)
 		}
 	}
 	m.sink ^= sink
+}
+
+// applyBrick applies a hit to the voxels of ref's brick in hits and a miss
+// to its other voxels in seen. Two kinds of miss, nearly all of them, are
+// done in line: of a free voxel that stays free (the log-odds alone
+// changes), and of a voxel first seen that no other layer knows (what
+// observe and recombine would do); the latter are queued a word at a time.
+func (m *Map) applyBrick(ref brickRef, seen, hits *voxelBits) {
+	b, sensor := ref.b, ref.sensor
+	freeMiss, first := &m.sensor.freeMiss, m.sensor.freeMiss[0]
+	for w := range seen {
+		for word := hits[w]; word != 0; word &= word - 1 {
+			m.observe(b, w<<6|trailingZeros(word), true)
+		}
+		fresh := uint64(0) // voxels first seen, free, that no other layer knows
+		for word := seen[w] &^ hits[w]; word != 0; word &= word - 1 {
+			i := w<<6 | trailingZeros(word)
+			l := sensor[i]
+			if n := freeMiss[uint8(l)]; n != noObservation {
+				sensor[i] = n // free stays free
+			} else if l == noObservation && b.occ[i] == unknown {
+				sensor[i], b.occ[i] = first, free
+				fresh |= word & -word
+			} else {
+				m.observe(b, i, false)
+			}
+		}
+		if fresh != 0 {
+			b.seen += int32(bits.OnesCount64(fresh))
+			m.touchWord(b, w, fresh)
+		}
+	}
+}
+
+// commitNow commits b's queued voxels now, if any, rather than in
+// Map.commit. It leaves b out of this Apply's queue: a voxel queued later
+// queues b again.
+func (m *Map) commitNow(b *brick) {
+	if b.gen != m.gen {
+		return
+	}
+	m.commitBrick(b, m.listing(b))
+	if n := len(m.dirty) - 1; m.dirty[n] == b {
+		m.dirty = m.dirty[:n]
+	}
+	b.gen = 0 // no Apply's generation
 }
 
 // touchLines reads a byte of each cache line of a brick's layer that
@@ -155,19 +209,4 @@ func touchLines[T int8 | uint8](l *[brickVoxels]T, set *voxelBits) uint8 {
 		}
 	}
 	return x
-}
-
-// missVoxel applies a miss to voxel i of b.
-func (m *Map) missVoxel(b *brick, i int) {
-	l, model := b.sensor[i], &m.model
-	if l == noObservation && b.occ[i] == unknown {
-		// First seen, free, and no other layer knows the voxel: what
-		// observe and recombine would do, in line.
-		b.sensor[i] = addLogOdds(0, model.miss, model.min, model.max)
-		b.seen++
-		b.occ[i] = free
-		m.touch(b, i)
-		return
-	}
-	m.observe(b, i, false)
 }

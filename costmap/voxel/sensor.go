@@ -100,13 +100,15 @@ func (c *Cloud) apply(m *Map) error {
 		t.region.reset(box, o, len(m.sensor.rays))
 	}
 	origin := m.frame.local(c.Origin)
-	for _, r := range m.markEnds() {
+	rays := m.markEnds()
+	for _, r := range rays {
 		m.clearRay(origin, r)
 	}
 	if t.region.on {
 		m.gatherRegion()
+		m.regionHits(rays)
 	}
-	m.applyMisses()
+	m.applyScan()
 	m.sensor.table.release()
 	return nil
 }
@@ -148,12 +150,22 @@ func (c *Cloud) queue(m *Map, o Key) Box {
 	return box
 }
 
-// markEnds marks (hits) or clears the queued endpoints, in order, and
-// returns the rays to cast: those whose endpoint no earlier one shared.
+// markEnds notes the queued endpoints, in order, to be marked (hits) or
+// cleared with the misses (Map.applyScan), and returns the rays to cast:
+// those whose endpoint no earlier one shared. An endpoint in the region
+// goes to the region's bitset, as the rays' voxels do (regionEnd); the
+// others to the scan table (endpoint).
 func (m *Map) markEnds() []ray {
 	rays := m.sensor.rays[:0]
+	g := &m.sensor.table.region
 	for _, r := range m.sensor.rays {
-		if m.endpoint(r) {
+		var cast bool
+		if g.on && g.contains(r.key) {
+			cast = m.regionEnd(r.key)
+		} else {
+			cast = m.endpoint(r)
+		}
+		if cast {
 			rays = append(rays, r)
 		}
 	}
@@ -210,9 +222,11 @@ func (m *Map) queueEnd(p r3.Vector, hit bool, box Box) Box {
 	return box.Extend(k)
 }
 
-// endpoint marks (hit) or clears the end voxel of r and reports whether
-// its ray is to be cast: not when an earlier point of this scan ended in
-// the same voxel.
+// endpoint notes the end voxel of r, to be marked (hit) or cleared, and
+// reports whether its ray is to be cast: not when an earlier point of this
+// scan ended in the same voxel (that point's fate holds). Marking here, a
+// voxel at a time, would miss the cache on every endpoint: the hits are
+// applied with the misses, brick by brick.
 func (m *Map) endpoint(r ray) bool {
 	in := &m.cs.Input
 	s := m.scanSlot(brickCoords(r.key))
@@ -223,14 +237,15 @@ func (m *Map) endpoint(r ray) bool {
 	t := &m.sensor.table
 	i := index(r.key)
 	w, bit := i>>6, uint64(1)<<(i&63)
-	if t.ends[s][w]&bit != 0 {
+	if t.seen[s][w]&bit != 0 { // no ray is cast before every end is noted
 		in.Merged++
 		return false
 	}
 	t.seen[s][w] |= bit
-	t.ends[s][w] |= bit
+	if r.hit {
+		t.hits[s][w] |= bit
+	}
 	in.Points++
-	m.observe(t.refs[s].b, i, r.hit)
 	return true
 }
 
