@@ -24,26 +24,36 @@ const (
 // brick holds the state of 8×8×8 voxels; index i = x | y<<3 | z<<6 in
 // brick-local coordinates. Layers that a brick does not use stay nil.
 type brick struct {
-	org    Key                // voxel coordinates of the brick's minimum corner
-	sensor *[brickVoxels]int8 // log-odds in eighths per voxel; noObservation if never observed
-
-	seen    int32                // voxels with sensor evidence
-	marks   int32                // voxels the sensor layer holds occupied
-	oldest  uint32               // no mark in the brick is older than this (ms since epoch)
-	hitTime *[brickVoxels]uint32 // ms since the map's epoch of each voxel's last hit; nil until the first hit
-
-	d2   *[brickVoxels]uint16 // squared distance to the nearest obstacle, voxels²; far beyond the radius; nil: all far
-	near int32                // voxels with d2 != far
-
-	shapes *[brickVoxels]uint16 // number of shapes covering each voxel
+	// The fields a scan reads first, in the cache line that starts 8
+	// bytes before the brick (see brickPad).
+	org    Key                  // voxel coordinates of the brick's minimum corner
+	seen   int32                // voxels with sensor evidence
+	sensor *[brickVoxels]int8   // log-odds in eighths per voxel; noObservation if never observed
+	d2     *[brickVoxels]uint16 // squared distance to the nearest obstacle, voxels²; far beyond the radius; nil: all far
+	marks  int32                // voxels the sensor layer holds occupied
+	gen    uint32               // Apply generation of touched
+	near   int32                // voxels with d2 != far
 	shaped int32                // voxels covered by a shape
 
-	gen     uint32                   // Apply generation of touched
-	touched [brickVoxels / 64]uint64 // voxels already queued for a cost update in this Apply
+	hitTime *[brickVoxels]uint32 // ms since the map's epoch of each voxel's last hit; nil until the first hit
+	shapes  *[brickVoxels]uint16 // number of shapes covering each voxel
+	oldest  uint32               // no mark in the brick is older than this (ms since epoch)
+	_       [brickPad]byte
 
-	occ  [brickVoxels]uint8 // combined occupancy state of every voxel
-	cost [brickVoxels]Cost  // cost of every voxel, as last reported
+	occ     [brickVoxels]uint8       // combined occupancy state of every voxel
+	cost    [brickVoxels]Cost        // cost of every voxel, as last reported
+	touched [brickVoxels / 64]uint64 // voxels already queued for a cost update in this Apply
 }
+
+// brickPad places a brick's layers on cache lines. The allocator puts a
+// brick (an object with pointers, over 512 bytes) 8 bytes into a slot
+// that starts a cache line, after its header; the padding makes occ
+// start 56 bytes past a multiple of 64 in the brick, hence on a line,
+// and each z layer of 64 voxels one line rather than two (what a scan
+// prefetches, prefetchLines). The layers after occ are 64-byte multiples,
+// so that a sensedBrick's layer, after the brick, starts a line too.
+// TestBrickLayout checks the offsets.
+const brickPad = 52
 
 // brickKey packs brick coordinates (voxel coordinates >> 3, each within
 // ±2^20) into a map key.

@@ -16,7 +16,7 @@ type Map struct {
 	infl   inflation
 	model  sensorModel
 	bricks map[brickKey]*brick
-	recent *[recentSize]*brick // direct-mapped cache of bricks by key hash, in front of bricks
+	recent *[recentSize]recentBrick // direct-mapped cache of bricks by key hash, in front of bricks
 	static staticLayer
 	// prevStatic is, during an Apply that replaces the static layer, the
 	// layer that voxels outside bricks had before it; nil otherwise.
@@ -33,7 +33,7 @@ type Map struct {
 	memFull    bool // an allocation was refused in this Apply
 	edt        edtScratch
 	scanPoints []r3.Vector // reused by Scan
-	sink       uint8       // bytes read ahead (touchLines), kept so that the compiler keeps the reads
+	farCost    [4]Cost     // by occupancy: the cost of a voxel with no obstacle within the inflation radius
 }
 
 // New returns an empty map: every voxel Unknown.
@@ -48,10 +48,13 @@ func New(cfg Config) (*Map, error) {
 		infl:   newInflation(cfg),
 		model:  newSensorModel(cfg.Sensor),
 		bricks: map[brickKey]*brick{},
-		recent: new([recentSize]*brick),
+		recent: new([recentSize]recentBrick),
 		shapes: map[ShapeID]*shapeRecord{},
 	}
 	m.sensor.init(m.model)
+	for occ := range m.farCost {
+		m.farCost[occ] = m.infl.costOf(uint8(occ), far)
+	}
 	return m, nil
 }
 
@@ -110,22 +113,34 @@ func (m *Map) finish() {
 	m.cs = nil
 }
 
-// recentSize is the number of slots of the brick cache.
-const recentSize = 1 << 12
+// recentSize is the number of slots of the brick cache: 2048 of 16
+// bytes, 32 KB per map.
+const (
+	recentBits = 11
+	recentSize = 1 << recentBits
+)
+
+// recentBrick is a slot of the brick cache. It holds the brick's key, so
+// that a lookup reads no brick: a brick a scan reaches is rarely in the
+// processor's cache.
+type recentBrick struct {
+	key brickKey
+	b   *brick // nil: empty
+}
 
 // recentSlot hashes a brick key to its cache slot.
-func recentSlot(bk brickKey) uint64 { return uint64(bk) * 0x9e3779b97f4a7c15 >> (64 - 12) }
+func recentSlot(bk brickKey) uint64 { return uint64(bk) * 0x9e3779b97f4a7c15 >> (64 - recentBits) }
 
 // lookup returns the brick holding k, or nil.
 func (m *Map) lookup(k Key) *brick {
 	bk := brickOf(k)
 	slot := &m.recent[recentSlot(bk)]
-	if b := *slot; b != nil && b.org == brickOrigin(k) {
-		return b
+	if slot.b != nil && slot.key == bk {
+		return slot.b
 	}
 	b := m.bricks[bk]
 	if b != nil {
-		*slot = b
+		*slot = recentBrick{bk, b}
 	}
 	return b
 }
@@ -163,7 +178,7 @@ func (m *Map) create(k Key, b *brick) *brick {
 		}
 	}
 	m.bricks[brickOf(k)] = b
-	m.recent[recentSlot(brickOf(k))] = b
+	m.recent[recentSlot(brickOf(k))] = recentBrick{brickOf(k), b}
 	if m.prevStatic != nil {
 		// The brick reports the old costs; its voxels take the new
 		// static state and are queued where that differs. (Every voxel
@@ -219,17 +234,20 @@ func (m *Map) recombine(b *brick, i int) {
 
 // commit writes the cost of every queued voxel and records what changed,
 // except inside the change set's regions, then drops bricks left holding
-// nothing. It reads the next brick's lines ahead (touchLines).
+// nothing. It prefetches the lines of the brick two ahead, whose touched
+// bits it prefetched a brick before (prefetch.go).
 func (m *Map) commit() {
-	var sink uint8
 	for k, b := range m.dirty {
-		if k+1 < len(m.dirty) {
-			next := m.dirty[k+1]
-			sink ^= touchLines(&next.occ, &next.touched) ^ touchLines(&next.cost, &next.touched)
+		if k+3 < len(m.dirty) {
+			prefetchHead(m.dirty[k+3])
+		}
+		if k+2 < len(m.dirty) {
+			next := m.dirty[k+2]
+			prefetchLines(&next.occ, &next.touched)
+			prefetchLines(&next.cost, &next.touched)
 		}
 		m.commitBrick(b, m.listing(b))
 	}
-	m.sink ^= sink
 	for _, b := range m.dirty {
 		if b.empty() && m.bricks[brickOf(b.org)] == b {
 			m.drop(b)
@@ -241,6 +259,10 @@ func (m *Map) commit() {
 // changed as list says. A LiDAR scan lists millions: the lists and the
 // bounds are kept in locals, and the bounds grown once per brick.
 func (m *Map) commitBrick(b *brick, list int) {
+	if b.d2 == nil && list == listAll {
+		m.commitFar(b)
+		return
+	}
 	cs := m.cs
 	n := 0 // voxels queued
 	for _, w := range b.touched {
@@ -270,6 +292,41 @@ func (m *Map) commitBrick(b *brick, list int) {
 				fell = append(fell, Change{k, old, c})
 			}
 			listed[w] |= 1 << (i & 63)
+		}
+	}
+	cs.Rose, cs.Fell = rose, fell
+	cs.Bounds = cs.Bounds.Union(b.extent(&listed))
+}
+
+// commitFar is commitBrick for a brick with no obstacle within the
+// inflation radius (the cost of each voxel follows from its occupancy
+// alone) that lists all its voxels: nearly every brick a scan reaches.
+func (m *Map) commitFar(b *brick) {
+	cs := m.cs
+	n := 0 // voxels queued
+	for _, w := range b.touched {
+		n += bits.OnesCount64(w)
+	}
+	rose, fell := reserve(cs.Rose, n), reserve(cs.Fell, n)
+	var listed voxelBits
+	farCost := &m.farCost
+	for w, word := range b.touched {
+		z := b.org.Z + int32(w)
+		for ; word != 0; word &= word - 1 {
+			j := trailingZeros(word) // x | y<<3
+			i := w<<6 | j
+			c, old := farCost[b.occ[i]&3], b.cost[i]
+			if c == old {
+				continue
+			}
+			b.cost[i] = c
+			k := Key{b.org.X + int32(j&brickMask), b.org.Y + int32(j>>brickShift), z}
+			if c > old {
+				rose = append(rose, Change{k, old, c})
+			} else {
+				fell = append(fell, Change{k, old, c})
+			}
+			listed[w] |= word & -word
 		}
 	}
 	cs.Rose, cs.Fell = rose, fell
@@ -336,10 +393,11 @@ func (m *Map) listing(b *brick) int {
 // which is what they hold already.
 func (m *Map) drop(b *brick) {
 	delete(m.bricks, brickOf(b.org))
-	if slot := &m.recent[recentSlot(brickOf(b.org))]; *slot == b {
-		*slot = nil
+	if slot := &m.recent[recentSlot(brickOf(b.org))]; slot.b == b {
+		*slot = recentBrick{}
 	}
 	m.sensor.forget(b)
+	m.sensor.table.forget(b)
 }
 
 // Cost returns the cost of voxel k.

@@ -32,7 +32,9 @@ func referenceClearRay(m *Map, o r3.Vector, r ray) {
 		seen, i := &m.sensor.table.seen[s], index(t.k)
 		if seen[i>>6]&(1<<(i&63)) == 0 {
 			seen[i>>6] |= 1 << (i & 63)
-			m.observe(m.sensor.table.refs[s].b, i, false)
+			b := m.sensor.table.refs[s]
+			sensorLayer(b)
+			m.observe(b, i, false)
 		}
 		if !t.next() {
 			return
@@ -78,7 +80,8 @@ func referenceEnds(m *Map) []ray {
 		}
 		seen[i>>6] |= 1 << (i & 63)
 		m.cs.Input.Points++
-		m.observe(t.refs[s].b, i, r.hit)
+		sensorLayer(t.refs[s])
+		m.observe(t.refs[s], i, r.hit)
 		rays = append(rays, r)
 	}
 	return rays

@@ -6,14 +6,17 @@ import "math/bits"
 // them (slots), with the voxels it updates. Bricks inside the box of the
 // scan's endpoints are found through a dense index, the rest through a
 // hash. It lives for one scan: bricks may be dropped when the update
-// commits. It also holds the region (scanRegion), where the walk notes
-// voxels before they go to their bricks.
+// commits. (Only cells, a cache of the map's bricks, outlives it.) It
+// also holds the region (scanRegion), where the walk notes voxels before
+// they go to their bricks.
 type scanTable struct {
 	org        Key                // brick coordinates (voxel >> brickShift) of the dense index's minimum corner
 	nx, ny, nz int32              // extent of the dense index, bricks
 	index      []int32            // [len = nx·ny·nz], x fastest: slot+1 of each brick; 0: not reached yet
+	cells      []*brick           // [len = len(index)]: the map's brick at each place of index, or nil: not known
+	cellsAt    [6]int32           // org and extent of the index that cells are for
 	outer      map[brickKey]int32 // slot+1 of the bricks reached outside the dense index
-	refs       []brickRef         // by slot
+	refs       []*brick           // by slot
 	seen       []voxelBits        // by slot: the voxels the scan updates, endpoints (noted first, before any ray) and rays
 	hits       []voxelBits        // by slot: the endpoints that are returns, to be marked; the rest of seen takes a miss
 	region     scanRegion         // the voxels rays visit near the sensor, until gathered
@@ -21,12 +24,6 @@ type scanTable struct {
 
 // voxelBits holds a bit per voxel of a brick.
 type voxelBits = [brickVoxels / 64]uint64
-
-// brickRef is a brick in the scan table, with its log-odds.
-type brickRef struct {
-	b      *brick
-	sensor *[brickVoxels]int8 // b.sensor
-}
 
 // indexHalf bounds the dense index to a cube of 2·indexHalf bricks per
 // axis around the sensor (440 KB).
@@ -47,12 +44,27 @@ func (t *scanTable) reset(b Box, c Key, rays int) {
 	}
 	t.index = resize(t.index, n)
 	clear(t.index)
+	// Cells stay while the index stays put, as it does while the sensor
+	// moves within a brick: a scan then finds its bricks in the order of
+	// the gather, rather than by a hash lookup each (a cache miss).
+	if at := [6]int32{lo.X, lo.Y, lo.Z, t.nx, t.ny, t.nz}; at != t.cellsAt || len(t.cells) != n {
+		t.cells = resize(t.cells, n)
+		clear(t.cells)
+		t.cellsAt = at
+	}
 	if t.outer == nil {
 		t.outer = map[brickKey]int32{}
 	}
 	clear(t.outer)
 	t.refs, t.seen, t.hits = t.refs[:0], t.seen[:0], t.hits[:0]
 	t.region.on = false
+}
+
+// forget drops b from the cells, when the map drops it.
+func (t *scanTable) forget(b *brick) {
+	if d := t.dense(brickCoords(b.org)); d >= 0 && t.cells[d] == b {
+		t.cells[d] = nil
+	}
 }
 
 // release forgets the table's bricks, so that none is kept alive after
@@ -78,8 +90,8 @@ func (t *scanTable) dense(bk Key) int {
 }
 
 // scanSlot returns the table slot of the brick with brick coordinates bk,
-// giving it one, with its sensor layer, when the scan first reaches it;
-// -1 when the memory limit refuses the brick.
+// giving it one when the scan first reaches it (found in the cells, else
+// by Map.scanBrick); -1 when the memory limit refuses the brick.
 func (m *Map) scanSlot(bk Key) int {
 	t := &m.sensor.table
 	org := Key{bk.X << brickShift, bk.Y << brickShift, bk.Z << brickShift}
@@ -91,11 +103,19 @@ func (m *Map) scanSlot(bk Key) int {
 	if d < 0 && t.outer[key] != 0 {
 		return int(t.outer[key] - 1)
 	}
-	b := m.sensorBrick(org)
-	if b == nil {
-		return -1
+	var b *brick
+	if d >= 0 {
+		b = t.cells[d]
 	}
-	t.refs = append(t.refs, brickRef{b, b.sensor})
+	if b == nil {
+		if b = m.scanBrick(org); b == nil {
+			return -1
+		}
+	}
+	if d >= 0 {
+		t.cells[d] = b
+	}
+	t.refs = append(t.refs, b)
 	t.seen = append(t.seen, voxelBits{})
 	t.hits = append(t.hits, voxelBits{})
 	s := int32(len(t.refs))
@@ -118,8 +138,9 @@ func (m *Map) roomFor(b Box) bool {
 }
 
 // applyScan applies the scan's evidence, brick by brick in the order the
-// scan reached the bricks, the next brick's lines read ahead: a hit to
-// every return's voxel, a miss to every other voxel the scan updates
+// scan reached the bricks, prefetching the lines of the brick two ahead
+// (and its head a brick before, prefetch.go): a hit to every return's
+// voxel, a miss to every other voxel the scan updates
 // (crossed by rays, or a point's cut at MaxRange). Each voxel takes one
 // update, so their order changes nothing but the listing order of the
 // change set.
@@ -132,52 +153,76 @@ func (m *Map) roomFor(b Box) bool {
 func (m *Map) applyScan() {
 	t := &m.sensor.table
 	early := m.infl.radius == 0
-	var sink uint8
-	for s, ref := range t.refs {
-		if s+1 < len(t.refs) {
-			next, set := &t.refs[s+1], &t.seen[s+1]
-			sink ^= touchLines(next.sensor, set) ^ touchLines(&next.b.occ, set)
+	for s, b := range t.refs {
+		if s+3 < len(t.refs) {
+			prefetchHead(t.refs[s+3])
+		}
+		if s+2 < len(t.refs) { // its head was prefetched a brick ago
+			next, set := t.refs[s+2], &t.seen[s+2]
+			if next.sensor != nil {
+				prefetchLines(next.sensor, set)
+			}
+			prefetchLines(&next.occ, set)
 			if early {
-				sink ^= touchLines(&next.b.cost, set)
+				prefetchLines(&next.cost, set)
 			}
 		}
-		m.applyBrick(ref, &t.seen[s], &t.hits[s])
+		m.applyBrick(b, sensorLayer(b), &t.seen[s], &t.hits[s])
 		if early {
-			m.commitNow(ref.b)
+			m.commitNow(b)
 		}
 	}
-	m.sink ^= sink
 }
 
-// applyBrick applies a hit to the voxels of ref's brick in hits and a miss
-// to its other voxels in seen. Two kinds of miss, nearly all of them, are
-// done in line: of a free voxel that stays free (the log-odds alone
-// changes), and of a voxel first seen that no other layer knows (what
-// observe and recombine would do); the latter are queued a word at a time.
-func (m *Map) applyBrick(ref brickRef, seen, hits *voxelBits) {
-	b, sensor := ref.b, ref.sensor
-	freeMiss, first := &m.sensor.freeMiss, m.sensor.freeMiss[0]
+// applyBrick applies a hit to the voxels of b in hits and a miss to its
+// other voxels in seen; sensor is b's sensor layer. The misses of free
+// voxels, which stay free (the log-odds alone changes), nearly all of a
+// scan's misses after the first, are done in a loop without branches.
+// The other voxels (after the first scan about a tenth, mostly voxels
+// seen for the first time at the edges of what earlier scans saw, which
+// a branch would foresee badly) are left as they are, for missOthers.
+func (m *Map) applyBrick(b *brick, sensor *[brickVoxels]int8, seen, hits *voxelBits) {
+	freeMiss := &m.sensor.freeMiss
 	for w := range seen {
 		for word := hits[w]; word != 0; word &= word - 1 {
 			m.observe(b, w<<6|trailingZeros(word), true)
 		}
-		fresh := uint64(0) // voxels first seen, free, that no other layer knows
+		other := uint64(0) // voxels not free
 		for word := seen[w] &^ hits[w]; word != 0; word &= word - 1 {
-			i := w<<6 | trailingZeros(word)
+			j := trailingZeros(word)
+			i := w<<6 | j
 			l := sensor[i]
-			if n := freeMiss[uint8(l)]; n != noObservation {
-				sensor[i] = n // free stays free
-			} else if l == noObservation && b.occ[i] == unknown {
-				sensor[i], b.occ[i] = first, free
-				fresh |= word & -word
-			} else {
-				m.observe(b, i, false)
-			}
+			sensor[i] = freeMiss[uint8(l)]
+			// Not free: log-odds noObservation or above 0, as a byte 1 to
+			// 128, the bytes whose bit 7 is clear once 1 is taken off.
+			other |= uint64((uint8(l)-1)>>7^1) << j
 		}
-		if fresh != 0 {
-			b.seen += int32(bits.OnesCount64(fresh))
-			m.touchWord(b, w, fresh)
+		if other != 0 {
+			m.missOthers(b, sensor, w, other)
 		}
+	}
+}
+
+// missOthers applies a miss to the voxels of set, none of them free, in
+// z layer w (a word of voxels) of b. A voxel first seen that no other
+// layer knows, nearly all of them, is done in line (what observe and
+// recombine would do), and queued a word at a time; the others go to
+// observe.
+func (m *Map) missOthers(b *brick, sensor *[brickVoxels]int8, w int, set uint64) {
+	first := m.sensor.freeMiss[0] // a miss of log-odds 0
+	fresh := uint64(0)            // voxels first seen, free, that no other layer knows
+	for word := set; word != 0; word &= word - 1 {
+		i := w<<6 | trailingZeros(word)
+		if sensor[i] == noObservation && b.occ[i] == unknown {
+			sensor[i], b.occ[i] = first, free
+			fresh |= word & -word
+		} else {
+			m.observe(b, i, false)
+		}
+	}
+	if fresh != 0 {
+		b.seen += int32(bits.OnesCount64(fresh))
+		m.touchWord(b, w, fresh)
 	}
 }
 
@@ -193,20 +238,4 @@ func (m *Map) commitNow(b *brick) {
 		m.dirty = m.dirty[:n]
 	}
 	b.gen = 0 // no Apply's generation
-}
-
-// touchLines reads a byte of each cache line of a brick's layer that
-// holds a voxel of set (a line is a z layer, a word of set), so that the
-// processor fetches them all at once while the brick before is worked
-// on, rather than one after the other as voxels are reached. The bytes
-// read are returned, to be kept (Map.sink): a read left unused would be
-// dropped by the compiler.
-func touchLines[T int8 | uint8](l *[brickVoxels]T, set *voxelBits) uint8 {
-	var x uint8
-	for w, bits := range set {
-		if bits != 0 {
-			x ^= uint8(l[w<<6])
-		}
-	}
-	return x
 }

@@ -50,7 +50,8 @@ type sensorState struct {
 	rays    []ray               // the current scan's endpoints, then its rays
 	table   scanTable           // the current scan's bricks
 	// freeMiss is, by log-odds (as a byte), the log-odds after a miss
-	// of a free voxel; noObservation for the other log-odds.
+	// of a free voxel (log-odds in (noObservation, 0]); the log-odds
+	// itself for the others, whose misses Map.missOthers applies.
 	freeMiss [256]int8
 }
 
@@ -64,7 +65,7 @@ type ray struct {
 func (s *sensorState) init(model sensorModel) {
 	s.marked = map[*brick]struct{}{}
 	for b := range s.freeMiss {
-		s.freeMiss[b] = noObservation
+		s.freeMiss[b] = int8(b)
 		if l := int8(b); l > noObservation && l <= 0 {
 			s.freeMiss[b] = addLogOdds(l, model.miss, model.min, model.max)
 		}
@@ -121,7 +122,7 @@ func (c *Cloud) queue(m *Map, o Key) Box {
 		m.sensor.rays = make([]ray, 0, len(c.Points))
 	}
 	m.sensor.rays = m.sensor.rays[:0]
-	box := Box{Min: o, Max: o}
+	box, clipped := Box{Min: o, Max: o}, 0
 	// Hits first, so that a voxel with a return is marked even when a
 	// longer ray passes through it in the same scan.
 	for _, p := range c.Points {
@@ -135,7 +136,12 @@ func (c *Cloud) queue(m *Map, o Key) Box {
 			in.TooClose++
 		case d <= c.MaxRange:
 			box = m.queueEnd(p.Add(p.Sub(c.Origin).Mul(hitNudgeVoxels*m.frame.Resolution/d)), true, box)
+		default:
+			clipped++
 		}
+	}
+	if in.Clipped += clipped; clipped == 0 {
+		return box // no second pass
 	}
 	for _, p := range c.Points {
 		if !finite(p) {
@@ -143,7 +149,6 @@ func (c *Cloud) queue(m *Map, o Key) Box {
 		}
 		v := p.Sub(c.Origin)
 		if d := v.Norm(); d > c.MaxRange && d >= c.MinRange {
-			in.Clipped++
 			box = m.queueEnd(c.Origin.Add(v.Mul(c.MaxRange/d)), false, box)
 		}
 	}
@@ -156,9 +161,12 @@ func (c *Cloud) queue(m *Map, o Key) Box {
 // goes to the region's bitset, as the rays' voxels do (regionEnd); the
 // others to the scan table (endpoint).
 func (m *Map) markEnds() []ray {
-	rays := m.sensor.rays[:0]
+	rays, all := m.sensor.rays[:0], m.sensor.rays // rays: those kept so far, never past r
 	g := &m.sensor.table.region
-	for _, r := range m.sensor.rays {
+	for j, r := range all {
+		if g.on && j+endsAhead < len(all) {
+			g.prefetchBit(all[j+endsAhead].key)
+		}
 		var cast bool
 		if g.on && g.contains(r.key) {
 			cast = m.regionEnd(r.key)
@@ -171,6 +179,10 @@ func (m *Map) markEnds() []ray {
 	}
 	return rays
 }
+
+// endsAhead is how many endpoints ahead markEnds prefetches the region's
+// bits: a point's bit is a random place in up to 4 MB.
+const endsAhead = 8
 
 // hitNudgeVoxels is how far, in voxels, a return is moved on along its
 // ray before it is marked. A surface that lies exactly on a voxel face
@@ -249,24 +261,31 @@ func (m *Map) endpoint(r ray) bool {
 	return true
 }
 
-// sensorBrick returns the brick of k with its sensor layer. A brick made
-// for the sensor comes with its layer in one allocation, next to the
-// occupancy the layer's updates read.
-func (m *Map) sensorBrick(k Key) *brick {
-	b := m.lookup(k)
-	if b == nil {
-		sb := new(sensedBrick)
-		if b = m.create(k, &sb.brick); b == nil {
-			return nil
-		}
+// scanBrick returns the brick of k, made with its sensor layer (see
+// sensedBrick) if new; nil when the memory limit refuses it. A brick
+// found without a layer gets one when the scan is applied (sensorLayer):
+// it is not read here, as a brick a scan reaches is rarely in the
+// processor's cache.
+func (m *Map) scanBrick(k Key) *brick {
+	if b := m.lookup(k); b != nil {
+		return b
+	}
+	sb := new(sensedBrick)
+	b := m.create(k, &sb.brick)
+	if b != nil {
 		sb.sensor = unobserved
 		b.sensor = &sb.sensor
 	}
+	return b
+}
+
+// sensorLayer returns b's sensor layer, giving b one if it has none.
+func sensorLayer(b *brick) *[brickVoxels]int8 {
 	if b.sensor == nil {
 		b.sensor = new([brickVoxels]int8)
 		*b.sensor = unobserved
 	}
-	return b
+	return b.sensor
 }
 
 // sensedBrick is a brick allocated with its sensor layer. (A brick that
