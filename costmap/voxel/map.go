@@ -173,8 +173,8 @@ func (m *Map) create(k Key, b *brick) *brick {
 		b.cost = allUnknown // what costOf gives an unknown voxel with no obstacle near
 	} else {
 		st.fill(b)
-		for i := range b.occ {
-			b.cost[i] = m.infl.costOf(b.occ[i], far)
+		for i, occ := range b.occ {
+			b.cost[i] = m.farCost[occ&3]
 		}
 	}
 	m.bricks[brickOf(k)] = b
@@ -264,12 +264,8 @@ func (m *Map) commitBrick(b *brick, list int) {
 		return
 	}
 	cs := m.cs
-	n := 0 // voxels queued
-	for _, w := range b.touched {
-		n += bits.OnesCount64(w)
-	}
-	rose, fell := reserve(cs.Rose, n), reserve(cs.Fell, n)
-	var listed [brickVoxels / 64]uint64 // voxels listed
+	rose, fell := m.changeLists(b)
+	var listed voxelBits // voxels listed
 	for w, word := range b.touched {
 		for ; word != 0; word &= word - 1 {
 			i := w<<6 | trailingZeros(word)
@@ -303,11 +299,7 @@ func (m *Map) commitBrick(b *brick, list int) {
 // alone) that lists all its voxels: nearly every brick a scan reaches.
 func (m *Map) commitFar(b *brick) {
 	cs := m.cs
-	n := 0 // voxels queued
-	for _, w := range b.touched {
-		n += bits.OnesCount64(w)
-	}
-	rose, fell := reserve(cs.Rose, n), reserve(cs.Fell, n)
+	rose, fell := m.changeLists(b)
 	var listed voxelBits
 	farCost := &m.farCost
 	for w, word := range b.touched {
@@ -331,6 +323,16 @@ func (m *Map) commitFar(b *brick) {
 	}
 	cs.Rose, cs.Fell = rose, fell
 	cs.Bounds = cs.Bounds.Union(b.extent(&listed))
+}
+
+// changeLists returns the change set's lists with room for every voxel b
+// has queued.
+func (m *Map) changeLists(b *brick) (rose, fell []Change) {
+	n := 0
+	for _, w := range b.touched {
+		n += bits.OnesCount64(w)
+	}
+	return reserve(m.cs.Rose, n), reserve(m.cs.Fell, n)
 }
 
 // reserve returns l with room for n more changes. When it must grow, it
