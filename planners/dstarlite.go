@@ -20,7 +20,9 @@ type DStarLite struct {
 }
 
 // NewDStarLite returns a D* Lite planner over g.
-func NewDStarLite(g Graph) *DStarLite { return &DStarLite{p: lpa{g: g, backward: true}} }
+func NewDStarLite(g Graph) *DStarLite {
+	return &DStarLite{p: lpa{g: g, backward: true, coldFloor: minColdHeap}}
+}
 
 // Plan returns the cheapest path from start to goal, repairing the
 // previous call's search. When ctx ends first it returns ErrTimeout and

@@ -27,8 +27,11 @@ type incremental interface {
 func incrementalPlanners(g Graph) map[string]incremental {
 	ad := NewADStar(g)
 	ad.Epsilon0 = 1
+	cold := NewDStarLite(g)
+	cold.p.coldFloor = 1 // a cold list whatever the open list's size
 	return map[string]incremental{
-		"DStarLite": NewDStarLite(g),
+		"DStarLite":      NewDStarLite(g),
+		"DStarLite-cold": cold,
 		"LPAStar":   NewLPAStar(g),
 		"ADStar":    ad,
 	}
@@ -215,6 +218,7 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		{"3D-planar-layers", 16, 16, 3, true, false, 10},
 	}
 	total := 0
+	coldSearches = 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for run := range c.runs {
@@ -224,9 +228,14 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d changes checked", total)
+	t.Logf("%d changes checked, %d searches left nodes cold", total, coldSearches)
 	require.GreaterOrEqual(t, total, 2000)
+	require.Greater(t, coldSearches, total/4, "D* Lite's cold list was hardly used")
 }
+
+// coldSearches counts the searches of TestIncrementalEqualsScratch after
+// which D* Lite ("DStarLite-cold") held open nodes in its cold list.
+var coldSearches int
 
 // walkWithChanges runs one randomized episode and returns how many
 // changes it checked.
@@ -238,6 +247,7 @@ func walkWithChanges(t *testing.T, label string, rng *rand.Rand, l *Lattice, cha
 	start, goal := randomFree(rng, l), randomFree(rng, l)
 	fixedStart := start // LPA*'s
 	path := requireSameAsAStar(t, "DStarLite", ps["DStarLite"], a, l, start, goal, label+" first search")
+	requireSameAsAStar(t, "DStarLite-cold", ps["DStarLite-cold"], a, l, start, goal, label+" first search")
 	requireSameAsAStar(t, "LPAStar", ps["LPAStar"], a, l, fixedStart, goal, label+" first search")
 	requireSameAsAStar(t, "ADStar", ps["ADStar"], a, l, start, goal, label+" first search")
 	anytime := NewADStar(l)
@@ -255,6 +265,10 @@ func walkWithChanges(t *testing.T, label string, rng *rand.Rand, l *Lattice, cha
 		}
 		require.NoError(t, anytime.Update(w.changed))
 		path = requireSameAsAStar(t, "DStarLite", ps["DStarLite"], a, l, start, goal, what)
+		requireSameAsAStar(t, "DStarLite-cold", ps["DStarLite-cold"], a, l, start, goal, what)
+		if len(ps["DStarLite-cold"].(*DStarLite).p.cold) > 0 {
+			coldSearches++
+		}
 		requireSameAsAStar(t, "LPAStar", ps["LPAStar"], a, l, fixedStart, goal, what)
 		requireSameAsAStar(t, "ADStar", ps["ADStar"], a, l, start, goal, what)
 		requireAnytimeBound(t, anytime, a, l, start, goal, what)

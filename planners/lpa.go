@@ -37,6 +37,11 @@ type lpa struct {
 	started    bool
 	st         incState
 	open       openList
+	// cold holds open nodes whose first keys lie above ceil, unordered;
+	// band is how far the next thaw raises ceil (see lpa_cold.go).
+	cold       []heapItem
+	ceil, band float64
+	coldFloor  int // open nodes from which a refresh leaves some cold; 0: never
 	edges      []Edge
 	stats      Stats
 
@@ -126,7 +131,7 @@ func keySlack(k float64) float64 { return 1e-9 * (1 + math.Abs(k)) }
 func (p *lpa) restart(root, target NodeID) {
 	p.fit()
 	p.st.clear()
-	p.open.items = p.open.items[:0]
+	p.open.items, p.cold, p.ceil = p.open.items[:0], p.cold[:0], math.Inf(1)
 	p.incons = p.incons[:0]
 	p.pass++
 	p.km, p.refreshDue = 0, false
@@ -172,8 +177,12 @@ func (p *lpa) queue(n NodeID) {
 	st := &p.st
 	pos := st.pos[n]
 	if st.nodes[n].g == st.nodes[n].rhs && st.nodes[n].bp != stale {
-		if pos >= 0 {
+		switch {
+		case pos >= 0:
 			p.open.remove(int(pos), st.pos)
+		case pos <= coldBase:
+			p.dropCold(coldIndex(pos))
+			st.pos[n] = unqueued
 		}
 		return // a consistent node left on INCONS is skipped when INCONS is emptied
 	}
@@ -189,13 +198,16 @@ func (p *lpa) queue(n NodeID) {
 		} else if k2 < it.tie {
 			p.open.update(int(pos), it.key, k2, st.pos)
 		}
+	case pos <= coldBase:
+		k1, k2 := p.key(n)
+		p.queueCold(coldIndex(pos), k1, k2)
 	case pos == inIncons:
 	case p.anytime && p.closed[n] == p.pass: // AD*, Algorithm 1 line 14
 		st.pos[n] = inIncons
 		p.incons = append(p.incons, n)
 	default:
 		k1, k2 := p.key(n)
-		p.open.push(heapItem{key: k1, tie: k2, id: n}, st.pos)
+		p.push(heapItem{key: k1, tie: k2, id: n})
 	}
 }
 
@@ -271,12 +283,14 @@ func (p *lpa) rekey() {
 // key. One pass over the list reads no node records, and heapifying costs
 // about as much as a few hundred sifts.
 func (p *lpa) refreshKeys() {
-	items := p.open.items
-	for i := range items {
-		it := &items[i]
-		it.key = max(it.key, it.tie+p.h(it.id)+p.km)
+	for _, items := range [2][]heapItem{p.open.items, p.cold} {
+		for i := range items {
+			it := &items[i]
+			it.key = max(it.key, it.tie+p.h(it.id)+p.km)
+		}
 	}
-	p.open.heapify(p.st.pos)
+	t1, _ := p.key(p.target)
+	p.settle(t1)
 }
 
 // computeShortestPath is ComputeShortestPath (lines 10′–20′): it runs
@@ -289,9 +303,21 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 		p.freshen(t)
 		p.queue(t)
 	}
-	for steps := 0; len(p.open.items) > 0; steps++ {
+	for steps := 0; p.openLen() > 0; steps++ {
+		t1, t2 := p.key(t)
+		done := st.nodes[t].rhs == st.nodes[t].g
+		if !p.hotLeads() {
+			// The least open key may be cold: the target's key is below
+			// all of them, or some must come in.
+			h := &p.open
+			if done && p.belowCold(t1) && (len(h.items) == 0 || !h.before(h.items[0].key, h.items[0].tie, t1, t2)) {
+				break
+			}
+			p.thaw()
+			continue
+		}
 		top := p.open.top()
-		if t1, t2 := p.key(t); !p.open.before(top.key, top.tie, t1, t2) && st.nodes[t].rhs == st.nodes[t].g {
+		if done && !p.open.before(top.key, top.tie, t1, t2) {
 			break
 		}
 		if steps%checkEvery == 0 && ctx.Err() != nil {
@@ -312,7 +338,13 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 			}
 		}
 		if k1, k2 := p.key(u); p.open.before(top.key, top.tie, k1, k2) {
-			p.open.update(0, k1, k2, st.pos) // lines 13′–14′: the start moved, or its key rose (queue), since u was keyed
+			// Lines 13′–14′: the start moved, or u's key rose (queue),
+			// since u was keyed.
+			if k1 > p.ceil {
+				p.park(k1, k2)
+			} else {
+				p.open.update(0, k1, k2, st.pos)
+			}
 			continue
 		}
 		p.stats.Expansions++

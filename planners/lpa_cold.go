@@ -1,0 +1,168 @@
+package planners
+
+import "math"
+
+// D* Lite's open list outlives its searches: after the first one it holds
+// that search's whole frontier, thousands of nodes, and every repair adds
+// to it. A repair pops only the few hundred whose keys lie below the
+// start's, a few moves' costs above the top; but each of its heap
+// operations sifts through all of them, and most repair pops are nodes
+// re-keyed at the top (a raise's stale neighbours, whose keys were lower
+// bounds), each a sift from the root down to the leaves.
+//
+// So nodes whose first keys lie above a ceiling wait unordered in a cold
+// list, and the heap holds the rest: the search's working set, a tenth of
+// the list, in cache and a level or two shallower. The heap's top is the
+// least open key while it lies below the ceiling; when it does not (or
+// the heap is empty), the search either ends, the start's key being
+// below the ceiling too, or raises the ceiling and moves the cold nodes
+// under it into the heap (thaw). The ceiling is set when the keys are
+// refreshed after the start moved (refreshKeys goes through every open
+// node anyway) a little above the start's key, and its band doubles with
+// each thaw, so a search thaws a logarithmic number of times.
+//
+// AD* keeps everything in the heap (its coldFloor is 0, its ceiling +∞):
+// its keys change with ε and its INCONS list has its own rules. LPA*'s
+// start never moves, so its keys are never refreshed and nothing goes
+// cold.
+
+// coldBase is incState.pos of cold[0]; cold[i] has coldBase − i.
+const coldBase int32 = -4
+
+// coldSlot returns the incState.pos value of cold[i].
+func coldSlot(i int) int32 { return coldBase - int32(i) }
+
+// coldIndex returns the index in cold of a node whose pos is p ≤ coldBase.
+func coldIndex(p int32) int { return int(coldBase - p) }
+
+// coldBand is the first band above the start's key under which open nodes
+// stay in the heap, relative to that key: a few moves on the maps we plan
+// on, where a repair's keys rarely rise more than three moves' costs
+// above the start's first key.
+const coldBand = 0.01
+
+// minColdHeap: below this many open nodes D* Lite's heap keeps them all
+// (lpa.coldFloor).
+const minColdHeap = 512
+
+// hotLeads reports whether the heap's top is the least key of the open
+// list: the heap is not empty and its top lies below the ceiling by more
+// than the list's slack (cold keys are above the ceiling).
+func (p *lpa) hotLeads() bool {
+	h := &p.open
+	return len(h.items) > 0 && (len(p.cold) == 0 || h.items[0].key < p.ceil-h.slack)
+}
+
+// belowCold reports whether a first key k comes before every cold key.
+func (p *lpa) belowCold(k float64) bool { return k < p.ceil-p.open.slack }
+
+// openLen is how many nodes are open, in the heap and cold.
+func (p *lpa) openLen() int { return len(p.open.items) + len(p.cold) }
+
+// push queues an item, cold when its first key is above the ceiling.
+func (p *lpa) push(it heapItem) {
+	if it.key > p.ceil {
+		p.st.pos[it.id] = coldSlot(len(p.cold))
+		p.cold = append(p.cold, it)
+		return
+	}
+	p.open.push(it, p.st.pos)
+}
+
+// queueCold is queue for a node in the cold list at index i, with keys
+// k1, k2: the same rules, and into the heap if its key fell under the
+// ceiling.
+func (p *lpa) queueCold(i int, k1, k2 float64) {
+	it := &p.cold[i]
+	switch {
+	case p.open.before(k1, k2, it.key, it.tie):
+		it.key, it.tie = k1, k2
+	case k2 < it.tie:
+		it.tie = k2
+	}
+	if it.key <= p.ceil {
+		moved := *it
+		p.dropCold(i)
+		p.open.push(moved, p.st.pos)
+	}
+}
+
+// dropCold takes cold[i] out of the cold list, leaving its pos to the
+// caller.
+func (p *lpa) dropCold(i int) {
+	last := len(p.cold) - 1
+	if i != last {
+		p.cold[i] = p.cold[last]
+		p.st.pos[p.cold[i].id] = coldSlot(i)
+	}
+	p.cold = p.cold[:last]
+}
+
+// park moves the heap's top, whose key was just raised to k1, k2 above the
+// ceiling, to the cold list.
+func (p *lpa) park(k1, k2 float64) {
+	it := p.open.pop(p.st.pos)
+	it.key, it.tie = k1, k2
+	p.push(it)
+}
+
+// thaw raises the ceiling over the least cold key by the band, doubles
+// the band, and pushes the cold nodes now under it onto the heap.
+func (p *lpa) thaw() {
+	least := math.Inf(1)
+	for i := range p.cold {
+		least = min(least, p.cold[i].key)
+	}
+	p.ceil = max(p.ceil, least) + p.band
+	p.band *= 2
+	pos, n := p.st.pos, 0
+	for _, it := range p.cold {
+		if it.key > p.ceil {
+			pos[it.id] = coldSlot(n)
+			p.cold[n] = it
+			n++
+		} else {
+			p.open.push(it, pos)
+		}
+	}
+	p.cold = p.cold[:n]
+}
+
+// settle sets the ceiling a band above first key k (the start's, after a
+// refresh), sorts every open node into the heap or the cold list by it
+// and rebuilds the heap. With fewer open nodes than coldFloor, or none set
+// (AD*), the heap takes them all.
+func (p *lpa) settle(k float64) {
+	if p.coldFloor == 0 || p.openLen() < p.coldFloor {
+		p.ceil = math.Inf(1)
+	} else {
+		p.band = coldBand * (1 + math.Abs(k))
+		p.ceil = k + p.band
+		p.band *= 2
+	}
+	pos, hot, cold := p.st.pos, p.open.items, p.cold
+	nh, nc := 0, 0
+	for _, it := range hot {
+		if it.key > p.ceil {
+			cold = append(cold, it)
+		} else {
+			hot[nh] = it
+			nh++
+		}
+	}
+	for _, it := range cold {
+		if it.key > p.ceil {
+			pos[it.id] = coldSlot(nc)
+			cold[nc] = it
+			nc++
+		} else {
+			hot = append(hot[:nh], it)
+			nh++
+		}
+	}
+	p.open.items, p.cold = hot[:nh], cold[:nc]
+	for i, it := range p.open.items {
+		pos[it.id] = int32(i)
+	}
+	p.open.heapify(pos)
+}
