@@ -109,6 +109,17 @@ func (p *lpa) key(n NodeID) (float64, float64) {
 	return g + p.h(n) + p.km, g // uninflated (line 5)
 }
 
+// targetKey is key(target) without a heuristic call: an admissible
+// heuristic from a node to itself is 0, and g + 0 + k_m rounds as g + k_m.
+// The search reads it before every step.
+func (p *lpa) targetKey() (float64, float64) {
+	nd := &p.st.nodes[p.target]
+	if nd.g > nd.rhs {
+		return nd.rhs + p.km, nd.rhs
+	}
+	return nd.g + p.km, nd.g
+}
+
 // keySlack is the tolerance within which two first keys count as equal,
 // for a search whose keys are about as large as k.
 //
@@ -289,7 +300,7 @@ func (p *lpa) refreshKeys() {
 			it.key = max(it.key, it.tie+p.h(it.id)+p.km)
 		}
 	}
-	t1, _ := p.key(p.target)
+	t1, _ := p.targetKey()
 	p.settle(t1)
 }
 
@@ -304,7 +315,7 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 		p.queue(t)
 	}
 	for steps := 0; p.openLen() > 0; steps++ {
-		t1, t2 := p.key(t)
+		t1, t2 := p.targetKey()
 		done := st.nodes[t].rhs == st.nodes[t].g
 		if !p.hotLeads() {
 			// The least open key may be cold: the target's key is below
