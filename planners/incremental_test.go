@@ -32,8 +32,8 @@ func incrementalPlanners(g Graph) map[string]incremental {
 	return map[string]incremental{
 		"DStarLite":      NewDStarLite(g),
 		"DStarLite-cold": cold,
-		"LPAStar":   NewLPAStar(g),
-		"ADStar":    ad,
+		"LPAStar":        NewLPAStar(g),
+		"ADStar":         ad,
 	}
 }
 
