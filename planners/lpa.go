@@ -279,10 +279,11 @@ func (p *lpa) rekey() {
 	p.open.heapify(p.st.pos)
 }
 
-// refreshKeys re-keys the open list after D* Lite's start moved: each key
+// refreshKeys re-keys the heap after D* Lite's start moved: each key
 // rises to what the current heuristic and k_m make of the second key it
 // was queued under (with ε = 1 a key is [k2 + h + k_m; k2]), a lower
-// bound of its node's key as before, and the heap is rebuilt.
+// bound of its node's key as before, and the heap is rebuilt. Cold nodes
+// are re-keyed when a thaw takes them in (see settle).
 //
 // k_m keeps the old keys lower bounds, and computeShortestPath re-keys a
 // node whose key is too low when it reaches the top (lines 13′–14′). But
@@ -294,11 +295,9 @@ func (p *lpa) rekey() {
 // key. One pass over the list reads no node records, and heapifying costs
 // about as much as a few hundred sifts.
 func (p *lpa) refreshKeys() {
-	for _, items := range [2][]heapItem{p.open.items, p.cold} {
-		for i := range items {
-			it := &items[i]
-			it.key = max(it.key, it.tie+p.h(it.id)+p.km)
-		}
+	items := p.open.items
+	for i := range items {
+		items[i].key = p.refreshed(items[i])
 	}
 	t1, _ := p.targetKey()
 	p.settle(t1)

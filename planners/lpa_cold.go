@@ -109,7 +109,9 @@ func (p *lpa) park(k1, k2 float64) {
 }
 
 // thaw raises the ceiling over the least cold key by the band, doubles
-// the band, and pushes the cold nodes now under it onto the heap.
+// the band, and pushes the cold nodes now under it onto the heap. Cold
+// keys may be older than the last refresh (see settle): a node that comes
+// under the ceiling is refreshed first, and stays cold if it rises above.
 func (p *lpa) thaw() {
 	least := math.Inf(1)
 	for i := range p.cold {
@@ -119,6 +121,9 @@ func (p *lpa) thaw() {
 	p.band *= 2
 	pos, n := p.st.pos, 0
 	for _, it := range p.cold {
+		if it.key <= p.ceil {
+			it.key = p.refreshed(it)
+		}
 		if it.key > p.ceil {
 			pos[it.id] = coldSlot(n)
 			p.cold[n] = it
@@ -130,41 +135,46 @@ func (p *lpa) thaw() {
 	p.cold = p.cold[:n]
 }
 
-// settle sets the ceiling a band above first key k (the start's, after a
-// refresh), sorts every open node into the heap or the cold list by it
-// and rebuilds the heap. With fewer open nodes than coldFloor, or none set
+// refreshed is an open item's first key after the start moved, as
+// refreshKeys makes it: built from its second key, the heuristic and k_m,
+// and no lower than it was.
+func (p *lpa) refreshed(it heapItem) float64 {
+	return max(it.key, it.tie+p.h(it.id)+p.km)
+}
+
+// settle follows refreshKeys, which refreshed the heap's keys: it lowers
+// the ceiling to a band above first key k (the start's), moves the heap's
+// nodes above it to the cold list and rebuilds the heap. The cold list is
+// left as it is: its keys, refreshed or not, are lower bounds of their
+// nodes' keys (k_m sees to that) and above the ceiling, and most of them
+// are never needed. With fewer open nodes than coldFloor, or none set
 // (AD*), the heap takes them all.
 func (p *lpa) settle(k float64) {
+	pos := p.st.pos
 	if p.coldFloor == 0 || p.openLen() < p.coldFloor {
 		p.ceil = math.Inf(1)
+		for _, it := range p.cold {
+			it.key = p.refreshed(it)
+			pos[it.id] = int32(len(p.open.items))
+			p.open.items = append(p.open.items, it)
+		}
+		p.cold = p.cold[:0]
 	} else {
 		p.band = coldBand * (1 + math.Abs(k))
-		p.ceil = k + p.band
+		p.ceil = min(p.ceil, k+p.band)
 		p.band *= 2
 	}
-	pos, hot, cold := p.st.pos, p.open.items, p.cold
-	nh, nc := 0, 0
+	hot, nh := p.open.items, 0
 	for _, it := range hot {
 		if it.key > p.ceil {
-			cold = append(cold, it)
+			pos[it.id] = coldSlot(len(p.cold))
+			p.cold = append(p.cold, it)
 		} else {
+			pos[it.id] = int32(nh)
 			hot[nh] = it
 			nh++
 		}
 	}
-	for _, it := range cold {
-		if it.key > p.ceil {
-			pos[it.id] = coldSlot(nc)
-			cold[nc] = it
-			nc++
-		} else {
-			hot = append(hot[:nh], it)
-			nh++
-		}
-	}
-	p.open.items, p.cold = hot[:nh], cold[:nc]
-	for i, it := range p.open.items {
-		pos[it.id] = int32(i)
-	}
+	p.open.items = hot[:nh]
 	p.open.heapify(pos)
 }
