@@ -17,6 +17,8 @@ const (
 	scenSplit = "split" // such an update, re-planned by DPA* in two halves (-mixed split)
 	// "checked: <scenario>": such an update that ReplanChange let DPA* re-plan (-mixed check)
 	scenFresh = "fresh" // the start's or goal's region was replaced, so the old path does not fit: DPA* planned from scratch
+	// "as the paper: <scenario>": such an update re-planned as the event's kind (-mixed paper)
+	scenPaper = "as the paper"
 )
 
 // meshExperiment holds the planners and the measurements of one run.
@@ -29,6 +31,11 @@ type meshExperiment struct {
 	dpa   *planners.DPAStar
 	split bool // -mixed split: DPA* re-plans mixed updates in two halves
 	check bool // -mixed check: navmesh's ReplanChange decides per path
+	paper bool // -mixed paper: DPA* re-plans it as the event's kind
+	// -mixed paper: re-plans whose cost was not A*'s (or that failed), and
+	// the worst relative excess of those that returned a path.
+	wrong int
+	worst float64
 	// For split: the mesh without the last update's added regions, and a
 	// DPA* over it; splittable when the update's added ids are the newest.
 	half       withoutAdded

@@ -79,7 +79,8 @@ func (g *withoutAdded) hide(d *navmesh.Delta) bool {
 // old path with the Delta's affected region and kind of change; plan from
 // scratch when the path's ends are gone ("fresh"); when the change is
 // mixed, re-plan with the kind ReplanChange gives for this path
-// ("checked"), else from scratch, or (split) in two halves. It returns
+// ("checked"), else from scratch, or (split) in two halves, or (paper) as
+// the event's kind. It returns
 // the row's scenario.
 func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planners.NodeID, change string) (planners.Result, string, error) {
 	// One planner for the crowd: each robot keeps its path and the costs
@@ -96,6 +97,13 @@ func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planne
 			return r, change + ", " + scenSplit + ", old path affected", err
 		}
 		return r, change + ", " + scenSplit + ", old path unaffected", err
+	case d.Change == 0 && e.paper:
+		c := planners.ObstacleInserted
+		if change == "deletion" {
+			c = planners.ObstacleDeleted
+		}
+		r, scen, err := e.dpa.Replan(ctx, old, 0, g, d.R, c, e.dbuf)
+		return r, change + ", " + scenPaper + ": " + scen.String(), err
 	case d.Change == 0 && e.check:
 		c, ok := e.w.mesh.ReplanChange(d, old, 0, p.cum)
 		if !ok {

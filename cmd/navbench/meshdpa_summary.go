@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -18,6 +19,16 @@ func (e *meshExperiment) summary(stdout io.Writer) {
 	fmt.Fprintln(stdout, "# mixed: the mesh certified no kind of change and DPA* planned from scratch; split: DPA* re-planned it as its removals, then its additions (-mixed split),")
 	fmt.Fprintln(stdout, "# the old path running through R (affected) or not;")
 	fmt.Fprintln(stdout, "# fresh: the start's or goal's region was replaced and DPA* planned from scratch; 'all' counts every re-plan of the change")
+	if e.paper {
+		n := 0
+		for i := range e.rows {
+			if strings.Contains(e.rows[i].label, scenPaper) {
+				n++
+			}
+		}
+		fmt.Fprintf(stdout, "# as the paper: DPA* re-planned as the event's kind after an update the mesh did not certify (-mixed paper); %d of those %d re-plans did not find A*'s cost (worst %.2f%% above it)\n",
+			e.wrong, n, 100*e.worst)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "scenario\tcount\tastar_ms\tdpa_ms\ttime_sum\ttime_mean\ttime_median\tastar_exp\tdpa_exp\texp_sum\texp_mean\texp_median")
 	for _, l := range append(meshLabels(), "insertion, all", "deletion, all") {
@@ -60,6 +71,9 @@ func meshLabels() []string {
 	for _, c := range []string{"insertion", "deletion"} {
 		for s := planners.InsertionUnaffected; s <= planners.DeletionAffected; s++ {
 			labels = append(labels, c+", checked: "+s.String())
+		}
+		for s := planners.InsertionUnaffected; s <= planners.DeletionAffected; s++ {
+			labels = append(labels, c+", "+scenPaper+": "+s.String())
 		}
 		labels = append(labels, c+", "+scenMixed, c+", "+scenSplit+", old path unaffected", c+", "+scenSplit+", old path affected", c+", "+scenFresh)
 	}

@@ -16,7 +16,8 @@ import (
 // aerial world and checks the shape of their output: the per-run table,
 // the scenario summary, the mesh and the update times. The command fails
 // when a DPA* cost differs from A*'s or the mesh does not come back after
-// a deletion, so a run without error is the check of every re-plan.
+// a deletion, so a run without error is the check of every re-plan (but
+// for -mixed paper's, which it counts).
 func TestRunMeshDPA(t *testing.T) {
 	shareddata.Path(t, "data", "nav2-maps", "depot.yaml")
 	shareddata.Path(t, "data", "movingai-voxel", "Simple.3dmap")
@@ -29,6 +30,7 @@ func TestRunMeshDPA(t *testing.T) {
 		{"-world", "depot", "-n", n, "-obstacles", "2", "-reps", "1", "-mixed", "split", "-visible", "-clock", "wall", "-seed", "3"},
 		{"-world", "aerial", "-n", n, "-obstacles", "2", "-reps", "1", "-mixed", "split"},
 		{"-world", "aerial", "-n", n, "-obstacles", "1", "-reps", "2", "-baseline", "same", "-tile", "8", "-inflation", "0.3"},
+		{"-world", "depot", "-n", n, "-obstacles", "2", "-reps", "1", "-mixed", "paper", "-visible"},
 	} {
 		var out bytes.Buffer
 		require.NoError(t, runMeshDPA(args, &out), "%q", args)
@@ -40,6 +42,10 @@ func TestRunMeshDPA(t *testing.T) {
 		require.True(t, ok, text)
 		checkMeshRows(t, table, split)
 		checkMeshSummary(t, summary, obstacles)
+		if strings.Contains(strings.Join(args, " "), "-mixed paper") {
+			require.Contains(t, table, ", "+scenPaper+": ", "no update re-planned as the paper does")
+			require.Regexp(t, `# as the paper: .*; \d+ of those [1-9]\d* re-plans did not find A\*'s cost`, summary)
+		}
 	}
 }
 
