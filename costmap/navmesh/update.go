@@ -333,16 +333,19 @@ func (m *Mesh) noShortcut(d *Delta, path []planners.NodeID, cum []float64) bool 
 	}
 	// Quick test: every pair's ends lie in fellBox and no pair is closer
 	// than fellMin, so h(x, a) + dist + h(b, y) ≥ |x, box| + fellMin + |box, y|.
+	// The distances |u, box| are kept for the pairs' tests below.
 	fromT := d.fellBox.Distance(m.regions[t].centre) + d.fellMin
 	toG := d.fellMin + d.fellBox.Distance(m.regions[g].centre)
+	hu := m.toFell[:0]
 	quick := true
 	for i, u := range path {
-		hu := d.fellBox.Distance(m.regions[u].centre)
-		if m.regions[u].live && (fromT+hu < cum[i]-cum[0]-tol || hu+toG < total-(cum[i]-cum[0])-tol) {
+		h := d.fellBox.Distance(m.regions[u].centre)
+		hu = append(hu, h)
+		if m.regions[u].live && (fromT+h < cum[i]-cum[0]-tol || h+toG < total-(cum[i]-cum[0])-tol) {
 			quick = false
-			break
 		}
 	}
+	m.toFell = hu
 	if quick {
 		return true
 	}
@@ -361,7 +364,11 @@ func (m *Mesh) noShortcut(d *Delta, path []planners.NodeID, cum []float64) bool 
 				if !m.regions[u].live {
 					continue
 				}
-				if fromT+m.Heuristic(b, u) < cum[i]-cum[0]-tol || m.Heuristic(u, a)+toG < total-(cum[i]-cum[0])-tol {
+				// h(b, u) and h(u, a) are at least |u, box|: the exact
+				// heuristic only where that bound is not enough.
+				before, after := cum[i]-cum[0]-tol, total-(cum[i]-cum[0])-tol
+				if fromT+hu[i] < before && fromT+m.Heuristic(b, u) < before ||
+					hu[i]+toG < after && m.Heuristic(u, a)+toG < after {
 					return false
 				}
 			}
