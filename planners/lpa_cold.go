@@ -16,10 +16,11 @@ import "math"
 // lies below the ceiling; when it does not (or the heap is empty), the
 // search either ends, the start's key being below the ceiling too, or
 // raises the ceiling and moves the cold nodes under it into the heap
-// (thaw). The ceiling is set when the keys are refreshed after the start
-// moved (refreshKeys goes through every open node anyway) a little above
-// the start's key, and its band doubles with each thaw, so a search thaws
-// a logarithmic number of times. In BenchmarkIncrementalReplan a refresh
+// (thaw). The ceiling is set a little above the start's key when the
+// heap's keys are refreshed after the start moved (refreshKeys goes
+// through the heap anyway), and its band doubles with each thaw, so a
+// search thaws a logarithmic number of times. Cold keys are refreshed
+// only when a thaw takes them in. In BenchmarkIncrementalReplan a refresh
 // leaves 345 of 4,713 open nodes in the heap on average, and a search
 // thaws about once.
 //
