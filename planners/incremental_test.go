@@ -217,29 +217,26 @@ func TestIncrementalEqualsScratch(t *testing.T) {
 		{"3D-weighted", 12, 12, 8, false, true, 15},
 		{"3D-planar-layers", 16, 16, 3, true, false, 10},
 	}
-	total := 0
-	coldSearches = 0
+	total, cold := 0, 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for run := range c.runs {
 				rng := rand.New(rand.NewPCG(uint64(run), 7))
 				l := changingLattice(t, rng, c.w, c.h, c.d, c.planar, 0.2, c.weighted)
-				total += walkWithChanges(t, fmt.Sprintf("run %d", run), rng, l, 40)
+				n, c := walkWithChanges(t, fmt.Sprintf("run %d", run), rng, l, 40)
+				total, cold = total+n, cold+c
 			}
 		})
 	}
-	t.Logf("%d changes checked, %d searches left nodes cold", total, coldSearches)
+	t.Logf("%d changes checked, %d searches left nodes cold", total, cold)
 	require.GreaterOrEqual(t, total, 2000)
-	require.Greater(t, coldSearches, total/4, "D* Lite's cold list was hardly used")
+	require.Greater(t, cold, total/4, "D* Lite's cold list was hardly used")
 }
 
-// coldSearches counts the searches of TestIncrementalEqualsScratch after
-// which D* Lite ("DStarLite-cold") held open nodes in its cold list.
-var coldSearches int
-
 // walkWithChanges runs one randomized episode and returns how many
-// changes it checked.
-func walkWithChanges(t *testing.T, label string, rng *rand.Rand, l *Lattice, changes int) int {
+// changes it checked, and after how many of them the D* Lite whose cold
+// list is always on ("DStarLite-cold") held nodes in it.
+func walkWithChanges(t *testing.T, label string, rng *rand.Rand, l *Lattice, changes int) (int, int) {
 	t.Helper()
 	a := NewAStar(l)
 	ps := incrementalPlanners(l)
@@ -250,6 +247,7 @@ func walkWithChanges(t *testing.T, label string, rng *rand.Rand, l *Lattice, cha
 	requireSameAsAStar(t, "DStarLite-cold", ps["DStarLite-cold"], a, l, start, goal, label+" first search")
 	requireSameAsAStar(t, "LPAStar", ps["LPAStar"], a, l, fixedStart, goal, label+" first search")
 	requireSameAsAStar(t, "ADStar", ps["ADStar"], a, l, start, goal, label+" first search")
+	cold := 0
 	anytime := NewADStar(l)
 	anytime.Epsilon0, anytime.EpsilonStep, anytime.LargeChange = 3, 0.5, 1
 	requireAnytimeBound(t, anytime, a, l, start, goal, label+" first search")
@@ -267,7 +265,7 @@ func walkWithChanges(t *testing.T, label string, rng *rand.Rand, l *Lattice, cha
 		path = requireSameAsAStar(t, "DStarLite", ps["DStarLite"], a, l, start, goal, what)
 		requireSameAsAStar(t, "DStarLite-cold", ps["DStarLite-cold"], a, l, start, goal, what)
 		if len(ps["DStarLite-cold"].(*DStarLite).p.cold) > 0 {
-			coldSearches++
+			cold++
 		}
 		requireSameAsAStar(t, "LPAStar", ps["LPAStar"], a, l, fixedStart, goal, what)
 		requireSameAsAStar(t, "ADStar", ps["ADStar"], a, l, start, goal, what)
@@ -276,7 +274,7 @@ func walkWithChanges(t *testing.T, label string, rng *rand.Rand, l *Lattice, cha
 			path = []NodeID{start}
 		}
 	}
-	return changes
+	return changes, cold
 }
 
 // movingAIStride is how many scenarios the Moving AI tests step over:

@@ -204,10 +204,9 @@ func (p *lpa) queue(n NodeID) {
 		// builds a key from the second one, which must stay a lower bound
 		// of min(g, rhs).
 		it := &p.open.items[pos]
-		if k1, k2 := p.key(n); p.open.before(k1, k2, it.key, it.tie) {
-			p.open.update(int(pos), k1, k2, st.pos)
-		} else if k2 < it.tie {
-			p.open.update(int(pos), it.key, k2, st.pos)
+		k1, k2 := p.key(n)
+		if key, tie := p.requeued(*it, k1, k2); key != it.key || tie != it.tie {
+			p.open.update(int(pos), key, tie, st.pos)
 		}
 	case pos <= coldBase:
 		k1, k2 := p.key(n)
@@ -220,6 +219,16 @@ func (p *lpa) queue(n NodeID) {
 		k1, k2 := p.key(n)
 		p.push(heapItem{key: k1, tie: k2, id: n})
 	}
+}
+
+// requeued returns the keys an open item takes when its node is queued
+// again under keys k1, k2 (see queue): the new keys if they come first,
+// else its own with the lower second key.
+func (p *lpa) requeued(it heapItem, k1, k2 float64) (float64, float64) {
+	if p.open.before(k1, k2, it.key, it.tie) {
+		return k1, k2
+	}
+	return it.key, min(it.tie, k2)
 }
 
 // recompute sets rhs(n) to its one-step lookahead over n's current edges

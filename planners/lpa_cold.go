@@ -77,12 +77,7 @@ func (p *lpa) push(it heapItem) {
 // ceiling.
 func (p *lpa) queueCold(i int, k1, k2 float64) {
 	it := &p.cold[i]
-	switch {
-	case p.open.before(k1, k2, it.key, it.tie):
-		it.key, it.tie = k1, k2
-	case k2 < it.tie:
-		it.tie = k2
-	}
+	it.key, it.tie = p.requeued(*it, k1, k2)
 	if it.key <= p.ceil {
 		moved := *it
 		p.dropCold(i)
