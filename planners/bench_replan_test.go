@@ -50,11 +50,12 @@ func BenchmarkIncrementalReplan(b *testing.B) {
 					defer runtime.UnlockOSThread()
 					var took time.Duration
 					expansions := 0
+					var walks [10]walkLabels
 					b.ReportAllocs()
 					for b.Loop() {
 						for i := range 10 {
 							s := scen[len(scen)-1-i*len(scen)/10]
-							e, d := replanWalk(b, l, p, s, uint64(i), evict)
+							e, d := replanWalk(b, l, p, s, uint64(i), evict, &walks[i])
 							expansions, took = expansions+e, took+d
 						}
 					}
@@ -66,7 +67,35 @@ func BenchmarkIncrementalReplan(b *testing.B) {
 	}
 }
 
-var repairLabel = pprof.Labels("phase", "repair")
+// A CPU profile of BenchmarkIncrementalReplan (go test -cpuprofile, then
+// pprof -tagfocus phase=repair) sees the counted repairs apart from the
+// rest: the repairs after a block that cuts the goal off, where D* Lite
+// and AD* search everything they can reach to find no path, and so take
+// most of the time, and a walk's first run, before it is known which
+// repairs those are. A walk's events are the same each run.
+var (
+	repairLabel = pprof.Labels("phase", "repair")
+	noPathLabel = pprof.Labels("phase", "nopath")
+	firstLabel  = pprof.Labels("phase", "first")
+)
+
+// walkLabels records which of a walk's events found no path, once the
+// walk has run.
+type walkLabels struct {
+	ran    bool
+	noPath [20]bool
+}
+
+// label returns the profile label of event k.
+func (w *walkLabels) label(k int) pprof.LabelSet {
+	switch {
+	case !w.ran:
+		return firstLabel
+	case w.noPath[k]:
+		return noPathLabel
+	}
+	return repairLabel
+}
 
 // now is the thread's CPU time, or the wall clock where that cannot be
 // read; the caller locks itself to its thread.
@@ -79,8 +108,9 @@ func now() time.Duration {
 
 // replanWalk walks scenario s with planner p and returns the repairs'
 // expansions and time; it calls evict before each repair, and leaves the
-// lattice as it found it.
-func replanWalk(b testing.TB, l *Lattice, p incremental, s Scenario, seed uint64, evict func()) (int, time.Duration) {
+// lattice as it found it. It labels the repairs for a CPU profile with
+// labels and records there which found no path.
+func replanWalk(b testing.TB, l *Lattice, p incremental, s Scenario, seed uint64, evict func(), labels *walkLabels) (int, time.Duration) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	ctx := context.Background()
 	start, goal := l.ID(s.Start[0], s.Start[1], s.Start[2]), l.ID(s.Goal[0], s.Goal[1], s.Goal[2])
@@ -116,7 +146,8 @@ func replanWalk(b testing.TB, l *Lattice, p incremental, s Scenario, seed uint64
 		}
 	}()
 	expansions, took, at := 0, time.Duration(0), 0
-	for range 20 {
+	defer func() { labels.ran = true }()
+	for k := range len(labels.noPath) {
 		at = min(at+5, len(path)-1)
 		robot := path[at]
 		lo, hi := at+6, min(at+30, len(path)-2)
@@ -137,7 +168,7 @@ func replanWalk(b testing.TB, l *Lattice, p incremental, s Scenario, seed uint64
 		setBlock(cells, true)
 		evict()
 		var d time.Duration
-		pprof.Do(ctx, repairLabel, func(ctx context.Context) { // go test -cpuprofile: pprof -tagfocus phase=repair
+		pprof.Do(ctx, labels.label(k), func(ctx context.Context) {
 			began := now()
 			if err = p.Update(changed); err == nil {
 				r, err = p.Plan(ctx, robot, goal, nil)
@@ -146,6 +177,7 @@ func replanWalk(b testing.TB, l *Lattice, p incremental, s Scenario, seed uint64
 		})
 		switch {
 		case errors.Is(err, ErrNoPath):
+			labels.noPath[k] = true
 			setBlock(cells, false)
 			if err := p.Update(changed); err != nil {
 				b.Fatal(err)
