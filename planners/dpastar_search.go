@@ -125,42 +125,39 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 		}
 
 		if next >= 0 {
-			// A1 12–13, A2 25–27 with only the successor left: relax the
-			// old step at its cost, unchanged since both ends are outside R.
-			d.relax(u, d.old[next], gu+d.stepC[next-1], goal, &stats)
-			continue
+			// A1 12–13, A2 25–27 with only the successor left: the old
+			// step, at its cost, unchanged since both ends are outside R.
+			d.edges = append(d.edges[:0], Edge{To: d.old[next], Cost: d.stepC[next-1]})
+		} else {
+			d.edges = g.Successors(u, d.edges[:0]) // A1 11, A2 25
 		}
-		d.edges = g.Successors(u, d.edges[:0]) // A1 11, A2 25
 		for _, e := range d.edges {
 			v := e.To
 			if mode == dpaInsertion {
 				// A1 14–15: a node of [TA]⁻ is reached optimally only
-				// from its old predecessor (T from nowhere).
+				// from its old predecessor (T from nowhere). (The old
+				// step above leaves a node of [BG]⁻, after [TA]⁻.)
 				if j := st.index(v); j >= d.at && j < d.firstR && (j == d.at || d.old[j-1] != u) {
 					continue
 				}
 			}
-			d.relax(u, v, gu+e.Cost, goal, &stats)
+			// A1 16–19, A2 28–31: offer v the path through u.
+			if st.touch(v) {
+				stats.Touched++
+			}
+			ng := gu + e.Cost
+			if st.pos[v] == closed || ng >= st.g[v] {
+				continue // consistent heuristic: closed nodes are final
+			}
+			st.g[v], st.parent[v] = ng, u
+			f := ng + g.Heuristic(v, goal)
+			if p := st.pos[v]; p >= 0 {
+				d.open.update(int(p), f, -ng, st.pos)
+			} else {
+				d.open.push(heapItem{key: f, tie: -ng, id: v}, st.pos)
+			}
 		}
 	}
 	stats.Elapsed = time.Since(began)
 	return Result{Stats: stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, stats.Expansions)
-}
-
-// relax offers v the path through u at cost ng (A1 16–19, A2 28–31).
-func (d *DPAStar) relax(u, v NodeID, ng float64, goal NodeID, stats *Stats) {
-	st := &d.st
-	if st.touch(v) {
-		stats.Touched++
-	}
-	if st.pos[v] == closed || ng >= st.g[v] {
-		return // consistent heuristic: closed nodes are final
-	}
-	st.g[v], st.parent[v] = ng, u
-	f := ng + d.g.Heuristic(v, goal)
-	if p := st.pos[v]; p >= 0 {
-		d.open.update(int(p), f, -ng, st.pos)
-	} else {
-		d.open.push(heapItem{key: f, tie: -ng, id: v}, st.pos)
-	}
 }
