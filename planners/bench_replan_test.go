@@ -79,11 +79,14 @@ var (
 	firstLabel  = pprof.Labels("phase", "first")
 )
 
+// walkEvents is how many obstacle events a replanWalk has.
+const walkEvents = 20
+
 // walkLabels records which of a walk's events found no path, once the
 // walk has run.
 type walkLabels struct {
 	ran    bool
-	noPath [20]bool
+	noPath [walkEvents]bool
 }
 
 // label returns the profile label of event k.
@@ -147,7 +150,7 @@ func replanWalk(b testing.TB, l *Lattice, p incremental, s Scenario, seed uint64
 	}()
 	expansions, took, at := 0, time.Duration(0), 0
 	defer func() { labels.ran = true }()
-	for k := range len(labels.noPath) {
+	for k := range walkEvents {
 		at = min(at+5, len(path)-1)
 		robot := path[at]
 		lo, hi := at+6, min(at+30, len(path)-2)
