@@ -5,6 +5,7 @@ import (
 	"flag"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -81,4 +82,15 @@ func TestRunDPAFlags(t *testing.T) {
 	var out bytes.Buffer
 	require.ErrorIs(t, runDPA([]string{"-h"}, &out), flag.ErrHelp)
 	require.Contains(t, out.String(), "usage: navbench dpa")
+}
+
+// TestFastest checks that the least of repeated timings passes over a
+// reading of 0, when the thread's clock did not advance.
+func TestFastest(t *testing.T) {
+	best := time.Duration(0)
+	for _, reading := range []time.Duration{0, 7, 0, 5, 9} {
+		best = fastest(best, reading)
+	}
+	require.Equal(t, 5*time.Nanosecond, best)
+	require.Equal(t, time.Duration(0), fastest(0, 0), "no reading at all stays 0")
 }

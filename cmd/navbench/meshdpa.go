@@ -258,16 +258,16 @@ func (e *meshExperiment) replan(o, i int, p *meshPair, change string, stdout io.
 	var a, d planners.Result
 	var aerr, derr error
 	var label string
-	aT, dT := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	var aT, dT time.Duration
 	for range e.reps {
 		var t time.Duration
 		a, t, aerr = e.timer.timedBatch(e.batch, func() (planners.Result, error) { return e.astar(ctx, s, g, e.abuf) })
-		aT = min(aT, t)
+		aT = fastest(aT, t)
 		d, t, derr = e.timer.timedBatch(e.batch, func() (r planners.Result, err error) {
 			r, label, err = e.dpaReplan(ctx, p, s, g, change)
 			return r, err
 		})
-		dT = min(dT, t)
+		dT = fastest(dT, t)
 		if aerr != nil || derr != nil {
 			break
 		}
