@@ -170,7 +170,6 @@ func (e *dpaExperiment) obstacle(o int, side, grow int32, n int, visible bool, s
 	var cells []planners.NodeID
 	for i := range trials {
 		t := &trials[i]
-		t.a0t, t.a1t, t.d1t, t.d2t = 0, 0, 0, 0
 		for range e.reps {
 			if err := e.trial(t, region, blocks, &cells); err != nil {
 				return fmt.Errorf("dpa: obstacle %d pair %d: %w", o, i, err)
