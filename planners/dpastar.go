@@ -14,8 +14,9 @@ import (
 // two nodes' positions is at most the cost of any path between them.
 type SpatialGraph interface {
 	Graph
-	// Position returns where node n is. A removed node keeps answering
-	// with where it was.
+	// Position returns where node n is. A node's position never changes:
+	// a removed node keeps answering with where it was (DPA* keeps
+	// distances to R by node between re-plans).
 	Position(n NodeID) [3]float64
 }
 
@@ -174,6 +175,7 @@ type DPAStar struct {
 	region  Region
 	bound   float64 // cost([TG]⁻) with slack for rounding; +Inf when unknown
 	goalToR float64 // h(G, R)
+	near    rDistances
 
 	// The path the last call returned, and the cost from its first node
 	// to each node. The paper's agents remember only their paths; with
@@ -259,6 +261,7 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 	// Section III-C: A and B are the first and last nodes of [TG]⁻ in R.
 	// A removed node counts as in R whatever its position.
 	d.old, d.at, d.region = old, at, r
+	d.near.use(r, int(n))
 	d.firstR, d.lastR = len(old), at-1
 	for i := at; i < len(old); i++ {
 		if d.inR(old[i]) {
@@ -409,7 +412,7 @@ func (d *DPAStar) remember(path []NodeID, steps []float64) {
 // inR reports whether node v is in the affected region: removed, or
 // positioned inside the box.
 func (d *DPAStar) inR(v NodeID) bool {
-	return !d.g.Passable(v) || d.region.Contains(d.g.Position(v))
+	return !d.g.Passable(v) || d.distToR(v) == 0
 }
 
 // edgeCost returns the cost of the edge u → v, if there is one.

@@ -78,8 +78,10 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 			}
 			return Result{Path: st.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
 		}
-		if h := g.Heuristic(u, goal); h < bestH {
-			best, bestH = u, h
+		if mode == dpaPlain { // the pruned modes return no partial path
+			if h := g.Heuristic(u, goal); h < bestH {
+				best, bestH = u, h
+			}
 		}
 		gu := st.g[u]
 
@@ -101,14 +103,14 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 				fl = st.flags[par] // A2 13–14: inherit visitedR and rworse
 			}
 			if inBG || fl&dpaVisitedR == 0 { // else A2 15–16: explore all
-				pos := g.Position(u)
-				if d.region.Contains(pos) {
+				dist := d.distToR(u)
+				if dist == 0 { // u is in R
 					fl |= dpaVisitedR // A2 13
 				}
 				if inBG || fl&dpaVisitedR == 0 { // A2 15–17
 					// A2 18: u is R-worse when even reaching R from u and
 					// then G costs more than the old path.
-					if fl&dpaRWorse == 0 && gu+d.region.Distance(pos)+d.goalToR > d.bound {
+					if fl&dpaRWorse == 0 && gu+dist+d.goalToR > d.bound {
 						fl |= dpaRWorse
 					}
 					switch {

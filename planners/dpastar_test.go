@@ -236,6 +236,96 @@ func TestDPAStarWalk3D(t *testing.T) {
 	}
 }
 
+// TestDPAStarCrowd: robots sharing one planner re-plan in turn after each
+// change, all with the same R, as in navbench meshdpa, so that from the
+// second on the planner serves h(V, R) from what earlier searches stored.
+// Each re-plan must equal, path and expansions, a fresh planner's that
+// computes every distance, and cost what A* does.
+func TestDPAStarCrowd(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 8))
+	wd := newDPAWorld(t, rng, 20, 18, 8, 0.2, false)
+	l := wd.l
+	shared, a := NewDPAStar(l), NewAStar(l)
+	type robot struct {
+		path []NodeID
+		at   int
+		cum  []float64 // the path's running cost before the change
+	}
+	route := func() robot { // an errand of at least 8 nodes
+		for {
+			res, err := shared.Plan(ctx, wd.randomFree(rng), wd.randomFree(rng), nil)
+			if errors.Is(err, ErrNoPath) || err == nil && len(res.Path) < 8 {
+				continue
+			}
+			require.NoError(t, err)
+			return robot{path: res.Path}
+		}
+	}
+	crowd := make([]robot, 30)
+	for i := range crowd {
+		crowd[i] = route()
+	}
+	seen, served := map[DPAScenario]int{}, 0
+	for k := range 100 {
+		for i := range crowd {
+			rb := &crowd[i]
+			if len(rb.path) < 8 { // near its goal: a new errand
+				*rb = route()
+			}
+			rb.at = rng.IntN(4) // moved on since the last change
+			rb.cum = prefixCosts(t, l, rb.path)
+		}
+		var b [2][3]int32
+		change := ObstacleInserted
+		if len(wd.boxes) > 0 && (len(wd.boxes) >= 6 || rng.IntN(2) == 0) {
+			change = ObstacleDeleted
+			b = wd.remove(rng.IntN(len(wd.boxes)))
+		} else {
+			b = wd.boxAround(rng, wd.randomFree(rng))
+			wd.insert(b)
+		}
+		r := l.ChangedRegion(b[0], b[1])
+		replans := 0
+		for i := range crowd {
+			rb := &crowd[i]
+			start, goal := rb.path[rb.at], rb.path[len(rb.path)-1]
+			if wd.boxHolds(b, start) || wd.boxHolds(b, goal) {
+				*rb = route()
+				continue
+			}
+			want, werr := a.Plan(ctx, start, goal, nil)
+			fresh := NewDPAStar(l)
+			fresh.Recall(rb.path, rb.cum)
+			ref, refScen, referr := fresh.Replan(ctx, rb.path, rb.at, goal, r, change, nil)
+			shared.Recall(rb.path, rb.cum)
+			got, scen, err := shared.Replan(ctx, rb.path, rb.at, goal, r, change, nil)
+			replans++
+			if errors.Is(werr, ErrNoPath) {
+				require.ErrorIs(t, err, ErrNoPath, "change %d, robot %d", k, i)
+				require.ErrorIs(t, referr, ErrNoPath)
+				*rb = route()
+				continue
+			}
+			require.NoError(t, err, "change %d, robot %d", k, i)
+			require.NoError(t, referr)
+			require.Equal(t, refScen, scen, "change %d, robot %d", k, i)
+			require.Equal(t, ref.Path, got.Path, "change %d, robot %d: %v", k, i, scen)
+			require.Equal(t, ref.Stats.Expansions, got.Stats.Expansions, "change %d, robot %d: %v", k, i, scen)
+			requireDPACost(t, want.Cost, got.Cost, "change %d, robot %d: %v", k, i, scen)
+			rb.path, rb.at = got.Path, 0
+			seen[scen]++
+		}
+		if replans >= 2 {
+			require.True(t, shared.near.on, "change %d: %d re-plans with one R", k, replans)
+			served++
+		}
+	}
+	t.Logf("scenarios: %v", seen)
+	require.Greater(t, served, 90)
+	require.Greater(t, seen[DeletionUnaffected], 500)
+}
+
 // TestDPAStarScenarios: one hand-made change per scenario on an open
 // 30×30 grid, with the pruning visible in the expansion counts.
 func TestDPAStarScenarios(t *testing.T) {
