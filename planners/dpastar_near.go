@@ -3,13 +3,14 @@ package planners
 // rDistances keeps h(V, R), the distance from a node's position to R's
 // box, for the nodes whose distance a search has computed, while re-plans
 // keep coming with the same R. After one change every robot that shares
-// a planner re-plans with the same R, as the paper's crowds do (Section
-// V), and their searches expand many of the same nodes. A node's position
+// a planner re-plans with the same R, as the agents of the paper's crowds
+// do (Section I), and their searches expand many of the same nodes. The
+// memory is the planner's, not each robot's. A node's position
 // never changes (SpatialGraph), so a distance holds until R does. A
-// planner that re-plans one robot sees a new R each time: it computes the
-// distances as it goes and allocates nothing. The entries sit in pages of
-// consecutive ids, allocated when a search first needs one, so memory
-// follows what the searches touch, not the graph.
+// planner that re-plans one robot once per change sees a new R each time:
+// it computes the distances as it goes and allocates nothing. The entries
+// sit in pages of consecutive ids, allocated when a search first needs
+// one, so memory follows what the searches touch, not the graph.
 type rDistances struct {
 	r     Region   // the last Replan's R
 	on    bool     // the last two Replans had the same R: pages serve
