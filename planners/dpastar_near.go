@@ -5,10 +5,10 @@ package planners
 // keep coming with the same R. After one change every robot that shares
 // a planner re-plans with the same R, as the agents of the paper's crowds
 // do (Section I), and their searches expand many of the same nodes. The
-// memory is the planner's, not each robot's. A node's position
-// never changes (SpatialGraph), so a distance holds until R does. A
-// planner that re-plans one robot once per change sees a new R each time:
-// it computes the distances as it goes and allocates nothing. The entries
+// memory is the planner's, not each robot's. A node's position never
+// changes (SpatialGraph), so a distance holds until R does. A planner
+// that re-plans one robot once per change sees a new R each time: it
+// computes the distances as it goes and allocates nothing. The entries
 // sit in pages of consecutive ids, allocated when a search first needs
 // one, so memory follows what the searches touch, not the graph.
 type rDistances struct {
@@ -36,7 +36,7 @@ func (c *rDistances) use(r Region, n int) {
 		c.r, c.on = r, false
 		return
 	}
-	if want := (n + len(rPage{}) - 1) >> rPageBits; want > len(c.pages) {
+	if want := (n + 1<<rPageBits - 1) >> rPageBits; want > len(c.pages) {
 		c.pages = append(c.pages, make([]*rPage, want-len(c.pages))...)
 	}
 	if c.on {
