@@ -412,7 +412,7 @@ func (d *DPAStar) remember(path []NodeID, steps []float64) {
 // inR reports whether node v is in the affected region: removed, or
 // positioned inside the box.
 func (d *DPAStar) inR(v NodeID) bool {
-	return !d.g.Passable(v) || d.distToR(v) == 0
+	return !d.g.Passable(v) || d.region.Contains(d.g.Position(v))
 }
 
 // edgeCost returns the cost of the edge u → v, if there is one.
