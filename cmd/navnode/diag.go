@@ -24,11 +24,20 @@ type counters struct {
 	since    time.Time
 	rates    map[string]int // received since the last report
 	warned   map[string]bool
+	wire     map[string]func() int // payloads that did not decode, counted by the subscription
 }
 
 func newCounters() *counters {
 	return &counters{received: map[string]int{}, dropped: map[string]int{}, bad: map[string]int{},
-		rates: map[string]int{}, warned: map[string]bool{}, since: time.Now()}
+		rates: map[string]int{}, warned: map[string]bool{}, wire: map[string]func() int{}, since: time.Now()}
+}
+
+// watch adds count's payloads that did not decode to topic's malformed
+// messages.
+func (c *counters) watch(topic string, count func() int) {
+	c.mu.Lock()
+	c.wire[topic] = count
+	c.mu.Unlock()
 }
 
 func (c *counters) got(topic string) {
@@ -148,13 +157,20 @@ func report(c *counters, s *diagState, now time.Time, header std_msgs.Header) *d
 	secs := now.Sub(c.since).Seconds()
 	inputs := diagnostic_msgs.DiagnosticStatus{Name: "navnode: inputs", HardwareID: "navnode", Message: "ok"}
 	var bad, dropped int
-	for _, t := range sortedKeys(c.received, c.bad, c.dropped) {
+	wire := map[string]int{}
+	for t, count := range c.wire {
+		if n := count(); n > 0 {
+			wire[t] = n
+		}
+	}
+	for _, t := range sortedKeys(c.received, c.bad, c.dropped, wire) {
+		malformed := c.bad[t] + wire[t]
 		inputs.Values = append(inputs.Values,
 			kv(t+" rate", float64(c.rates[t])/max(secs, 1e-3)),
 			kv(t+" received", c.received[t]),
 			kv(t+" dropped", c.dropped[t]),
-			kv(t+" malformed", c.bad[t]))
-		bad += c.bad[t]
+			kv(t+" malformed", malformed))
+		bad += malformed
 		dropped += c.dropped[t]
 	}
 	inputs.Values = append(inputs.Values, kv("points skipped", c.skipped))

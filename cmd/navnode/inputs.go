@@ -18,6 +18,7 @@ import (
 	"github.com/navnode/navnode/msgs/sensor_msgs"
 	"github.com/navnode/navnode/msgs/tf2_msgs"
 	"github.com/navnode/navnode/msgs/visualization_msgs"
+	"github.com/navnode/navnode/replanner"
 	"github.com/navnode/navnode/ros"
 )
 
@@ -53,12 +54,17 @@ func (n *navnode) subscribe() error {
 	return errors.Join(subs...)
 }
 
-// sub subscribes handler to topic, counting what arrives.
+// sub subscribes handler to topic, counting what arrives. Payloads that
+// do not decode never reach the handler: the subscription counts them,
+// and the diagnostics read its count.
 func sub[T any, PT ros.Message[T]](n *navnode, topic string, q ros.QoS, handler func(*T)) error {
-	_, err := ros.Subscribe[T, PT](n.node, topic, q, func(m *T) {
+	s, err := ros.Subscribe[T, PT](n.node, topic, q, func(m *T) {
 		n.cnt.got(topic)
 		handler(m)
 	})
+	if err == nil {
+		n.cnt.watch(topic, func() int { return int(s.Stats().Malformed) })
+	}
 	return err
 }
 
@@ -80,17 +86,24 @@ func (n *navnode) dropped(topic string, err error) {
 	}
 }
 
-// reason is the kind of an error, for logging once: its sentinel when it
-// wraps one of tf's or rosconv's, else its text.
+// reasons are the kinds of error an input can meet, for logging once.
+var reasons = []error{
+	tf.ErrUnknownFrame, tf.ErrNoPath, tf.ErrExtrapolation, tf.ErrInvalid, tf.ErrLoop, tf.ErrOldData, tf.ErrFull,
+	rosconv.ErrInvalid, rosconv.ErrNoXYZ, rosconv.ErrLayout, rosconv.ErrTooLarge, rosconv.ErrUnsupported,
+	voxel.ErrInput, voxel.ErrUnknownShape, voxel.ErrMemory,
+	replanner.ErrInput, replanner.ErrOutside,
+}
+
+// reason is the kind of an error, for logging once: the first of reasons
+// it wraps, else "other". Never the error's text, which carries values
+// from the wire: each new value would log again and be remembered.
 func reason(err error) string {
-	for _, s := range []error{tf.ErrUnknownFrame, tf.ErrNoPath, tf.ErrExtrapolation, tf.ErrInvalid,
-		rosconv.ErrInvalid, rosconv.ErrNoXYZ, rosconv.ErrLayout, rosconv.ErrTooLarge, rosconv.ErrUnsupported,
-		voxel.ErrInput, voxel.ErrUnknownShape} {
+	for _, s := range reasons {
 		if errors.Is(err, s) {
 			return s.Error()
 		}
 	}
-	return err.Error()
+	return "other"
 }
 
 // toMap returns the transform from frame to the map frame at stamp.
@@ -181,7 +194,15 @@ func (n *navnode) onScan(m *sensor_msgs.LaserScan) {
 	n.apply(topicScan, s)
 }
 
-func (n *navnode) onObstacles(m *visualization_msgs.MarkerArray) {
+func (n *navnode) onObstacles(msg *visualization_msgs.MarkerArray) {
+	// The planning goroutine converts the markers, since it owns the
+	// marker state; but the subscription decodes the next message into
+	// msg as soon as this returns. So it gets a copy of its own.
+	m, err := clone(msg)
+	if err != nil {
+		n.bad(topicObstacles, err)
+		return
+	}
 	lookup := func(frame string, stamp time.Duration) (tf.Transform, error) { return n.toMap(frame, stamp) }
 	n.send(func(w *world) {
 		updates, errs := rosconv.Markers(m, lookup, &w.markers)
@@ -197,6 +218,16 @@ func (n *navnode) onObstacles(m *visualization_msgs.MarkerArray) {
 			}
 		}
 	})
+}
+
+// clone returns a deep copy of m, through its wire form.
+func clone[T any, PT ros.Message[T]](m PT) (PT, error) {
+	b, err := m.AppendCDR(nil)
+	if err != nil {
+		return nil, err
+	}
+	c := PT(new(T))
+	return c, c.UnmarshalCDR(b)
 }
 
 // forgetShape tells the marker state that the costmap refused shape id
@@ -234,30 +265,63 @@ func (n *navnode) onTF(static bool) func(*tf2_msgs.TFMessage) {
 		topic = topicTFStatic
 	}
 	return func(m *tf2_msgs.TFMessage) {
-		if err := n.tf.AddMessage(m, static); err != nil {
-			n.bad(topic, err)
-		}
+		var errs []error
+		moved := false
 		for i := range m.Transforms {
-			if tf.FrameName(m.Transforms[i].ChildFrameID) == n.p.BaseFrame {
-				if t, err := n.tf.Lookup(n.p.MapFrame, n.p.BaseFrame, 0); err == nil {
-					n.poseFromTF(t.Translation)
-				}
-				return
+			ts := &m.Transforms[i]
+			err := n.tf.Add(ts, static)
+			if errors.Is(err, tf.ErrOldData) {
+				n.clockJumpedBack(topic, err)
+				err = n.tf.Add(ts, static)
+			}
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			moved = moved || tf.FrameName(ts.ChildFrameID) == n.p.BaseFrame
+		}
+		if len(errs) > 0 {
+			n.bad(topic, errors.Join(errs...))
+		}
+		if moved {
+			if t, err := n.tf.Lookup(n.p.MapFrame, n.p.BaseFrame, 0); err == nil {
+				n.poseFromTF(t.Translation)
 			}
 		}
 	}
 }
 
+// clockJumpedBack handles a transform older than its frame's history
+// holds: the clock went back (a simulation reset, a bag played again) or
+// the history came from a stamp in the future. tf2_ros clears its buffer
+// when time jumps back; so does the node, keeping the static transforms.
+func (n *navnode) clockJumpedBack(topic string, err error) {
+	n.tf.Clear()
+	if n.cnt.drop(topic, "clock jumped back") {
+		n.log.Warn("transform older than the buffer's history: time jumped back, transforms forgotten (static ones kept; further ones are only counted)",
+			zap.String("topic", topic), zap.Error(err))
+	}
+}
+
 // sawStamp notes an input's stamp, the clock outputs use with
-// use_sim_time.
+// use_sim_time: the newest stamp seen, unless a stamp is more than
+// jumpBack behind it, which means the clock went back (a simulation
+// reset) or the newest was from the future: the clock follows it back.
 func (n *navnode) sawStamp(stamp time.Duration) {
 	for {
 		old := n.simNow.Load()
-		if int64(stamp) <= old || n.simNow.CompareAndSwap(old, int64(stamp)) {
+		if int64(stamp) <= old && int64(stamp) >= old-int64(jumpBack) {
+			return
+		}
+		if n.simNow.CompareAndSwap(old, int64(stamp)) {
 			return
 		}
 	}
 }
+
+// jumpBack is how far behind the newest stamp an input's stamp must be for
+// the node to take it that time jumped back: tf's history length.
+const jumpBack = tf.DefaultCacheTime
 
 // pose hands the robot's position to the planning goroutine.
 func (n *navnode) pose(topic string, p r3.Vector, stamp time.Duration) {

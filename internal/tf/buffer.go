@@ -142,11 +142,27 @@ func (b *Buffer) AddMessage(msg *tf2_msgs.TFMessage, static bool) error {
 	return errors.Join(errs...)
 }
 
-// Clear forgets every transform, as after a jump back of the clock.
+// Clear forgets every dynamic transform, as after a jump back of the
+// clock. Static transforms stay, as in tf2, whose static caches ignore a
+// clear: they hold at every time, and their publishers send them once.
 func (b *Buffer) Clear() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	clear(b.frames)
+	keep := map[*frame]bool{}
+	for _, f := range b.frames {
+		if f.static {
+			keep[f] = true
+			keep[f.recs[0].parent] = true
+		}
+	}
+	for name, f := range b.frames {
+		switch {
+		case !keep[f]:
+			delete(b.frames, name)
+		case !f.static:
+			f.recs = f.recs[:0] // a static frame's parent: now a root
+		}
+	}
 }
 
 // frame returns the named frame, made if new. Callers hold b.mu.

@@ -209,6 +209,22 @@ func TestStaticAndDynamic(t *testing.T) {
 	require.Equal(t, []string{"base_link", "odom"}, b.Frames())
 	b.Clear()
 	require.Empty(t, b.Frames())
+
+	// Clear keeps static transforms, and the frames they join.
+	require.NoError(t, b.Add(stamped("map", "odom", 0, vec(1, 2, 0), 0), true))
+	require.NoError(t, b.Add(stamped("odom", "base_link", 50*sec, vec(1, 0, 0), 0), false))
+	require.NoError(t, b.Add(stamped("base_link", "laser", 0, vec(0, 0, 1), 0), true))
+	b.Clear()
+	require.Equal(t, []string{"base_link", "laser", "map", "odom"}, b.Frames())
+	got, err := b.Lookup("map", "odom", 7*sec)
+	require.NoError(t, err)
+	require.Equal(t, vec(1, 2, 0), got.Translation)
+	_, err = b.Lookup("map", "base_link", 50*sec)
+	require.Error(t, err, "the dynamic odom → base_link is gone")
+	require.NoError(t, b.Add(stamped("odom", "base_link", 3*sec, vec(1, 0, 0), 0), false), "an older stamp is taken after a clear")
+	got, err = b.Lookup("map", "laser", 3*sec)
+	require.NoError(t, err)
+	require.Equal(t, vec(2, 2, 1), got.Translation)
 }
 
 func TestMaxRecords(t *testing.T) {
