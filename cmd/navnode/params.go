@@ -114,12 +114,13 @@ func (p *params) check() error {
 	case p.MapFrame == "" || p.BaseFrame == "":
 		return errors.New("parameters map_frame and base_frame must not be empty")
 	}
-	cells := p.Size.X / p.Resolution * p.Size.Y / p.Resolution
-	if p.Mode == "aerial" {
-		cells *= (p.MaxAltitude - p.MinAltitude) / p.Resolution
-	}
-	if cells > 1<<28 {
-		return fmt.Errorf("a planning volume of %.0f voxels is too large (at most 2^28): raise resolution or shrink size_*", cells)
+	// The planner's own limit, checked here so that the node refuses the
+	// parameters at start rather than failing when it builds the planner.
+	// In float64: int32 sides can overflow an integer product.
+	v := p.volume()
+	cells := float64(v.Max.X-v.Min.X+1) * float64(v.Max.Y-v.Min.Y+1) * float64(max(0, v.Max.Z-v.Min.Z+1))
+	if cells > replanner.MaxCells {
+		return fmt.Errorf("a planning volume of %.0f voxels is too large (at most %d): raise resolution or shrink size_*", cells, replanner.MaxCells)
 	}
 	return nil
 }
@@ -155,6 +156,15 @@ func (p *params) volume() voxel.Box {
 	return b
 }
 
+// costWeight maps the cost_weight parameter to replanner.Config's: there
+// 0 means the default and a negative value means 0.
+func costWeight(w float64) float64 {
+	if w == 0 {
+		return -1
+	}
+	return w
+}
+
 // replannerConfig is the planning loop's configuration.
 func (p *params) replannerConfig() replanner.Config {
 	c := replanner.Config{
@@ -164,7 +174,7 @@ func (p *params) replannerConfig() replanner.Config {
 		Epsilon0:         p.Epsilon0,
 		EpsilonStep:      p.EpsilonStep,
 		UnknownIsFree:    p.UnknownIsFree,
-		CostWeight:       p.CostWeight,
+		CostWeight:       costWeight(p.CostWeight),
 		GoalTolerance:    p.GoalTolerance,
 		ReachedTolerance: p.ReachedTol,
 	}

@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/golang/geo/r3"
 	"github.com/stretchr/testify/require"
 
+	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/replanner"
 	"github.com/navnode/navnode/ros"
 	"github.com/navnode/navnode/ros/dds"
 )
@@ -63,4 +66,48 @@ func TestHelpAndStrayArguments(t *testing.T) {
 	require.NoError(t, run(context.Background(), []string{"-h"}, &out))
 	require.Contains(t, out.String(), "usage: navnode")
 	require.ErrorContains(t, run(context.Background(), []string{"--frobnicate"}, &out), "unexpected arguments")
+}
+
+// TestParamsReachThePlanner: parameters the planner reads differently
+// from the node arrive as the node documents them.
+func TestParamsReachThePlanner(t *testing.T) {
+	p := testParams()
+	p.CostWeight = 0 // costs only decide what is passable
+	w, err := newWorld(p)
+	require.NoError(t, err)
+	require.Zero(t, w.loop.Config().CostWeight)
+
+	// check refuses the volumes the planner would refuse, and only those.
+	p = testParams()
+	p.Resolution = 0.05
+	p.Size.X, p.Size.Y = 100, 100 // 2000 × 2000 × 54 voxels
+	require.ErrorContains(t, p.check(), "too large")
+	p.Size.X, p.Size.Y = 55, 55 // 1100 × 1100 × 54 = 65,340,000 voxels, just under 2^26
+	require.NoError(t, p.check())
+	require.LessOrEqual(t, p.volume().Volume(), int64(replanner.MaxCells))
+}
+
+// TestBudgetTicksExpand: with a budget shorter than a search's set-up,
+// every tick of the node still expands nodes, as the planning loop
+// promises, until the path is found.
+func TestBudgetTicksExpand(t *testing.T) {
+	p := testParams()
+	p.Budget = 20 * time.Microsecond
+	w, err := newWorld(p)
+	require.NoError(t, err)
+	_, err = w.apply(voxel.PutShape{ID: "wall", Solid: &voxel.BoxShape{ // across x = 0, open at y > 9
+		Pose: voxel.Pose{Position: r3.Vector{Y: -0.5, Z: 2}, Orientation: voxel.Identity},
+		Size: r3.Vector{X: 0.2, Y: 19, Z: 6}}})
+	require.NoError(t, err)
+	require.NoError(t, w.setPose(r3.Vector{X: -9, Y: -9, Z: 1}))
+	require.NoError(t, w.setGoal(r3.Vector{X: 9, Y: -9, Z: 1}))
+	for ticks := 1; ; ticks++ {
+		out, _ := w.tick(context.Background())
+		if out.Status == replanner.Following {
+			t.Logf("following after %d ticks", ticks)
+			return
+		}
+		require.Positive(t, out.Stats.Expansions, "tick %d (%v) expanded nothing", ticks, out.Status)
+		require.Less(t, ticks, 100000)
+	}
 }

@@ -100,13 +100,10 @@ func (w *world) cancel() {
 }
 
 // tick runs the planning loop and reports whether the plan to publish
-// changed.
+// changed. The loop keeps to budget_ms itself (replanner.Config.Budget),
+// and gives each tick some expansions even when setting up took the
+// budget: a deadline of the node's own here would take those away.
 func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
-	if w.p.Budget > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, w.p.Budget)
-		defer cancel()
-	}
 	out := w.loop.Tick(ctx)
 	if out.Replanned && out.Repair {
 		w.replans++
