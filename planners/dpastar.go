@@ -280,6 +280,10 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 	}
 	d.stepC = d.stepC[:len(old)]
 
+	d.st.reset(int(n))
+	if err := d.markOld(); err != nil {
+		return Result{}, NoScenario, err
+	}
 	if c == ObstacleInserted && !affected {
 		// Scenario 1, Algorithm 1 lines 1–2: costs rose only in R, which
 		// [TG]⁻ avoids, so [TG]⁻ is still optimal.
@@ -292,10 +296,6 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 		return Result{Path: dst, Cost: cost, Stats: Stats{Elapsed: time.Since(began), Epsilon: 1}}, InsertionUnaffected, nil
 	}
 
-	d.st.reset(int(n))
-	if err := d.markOld(); err != nil {
-		return Result{}, NoScenario, err
-	}
 	var scen DPAScenario
 	var mode dpaMode
 	switch {
@@ -305,6 +305,9 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 		// needed (the search follows them without listing successors).
 		scen, mode = InsertionAffected, dpaInsertion
 		if _, err := d.stepCosts(d.lastR+1, known, false); err != nil {
+			return Result{}, scen, err
+		}
+		if err := d.checkTA(known); err != nil {
 			return Result{}, scen, err
 		}
 	default:
@@ -356,6 +359,22 @@ func (d *DPAStar) stepCosts(from int, known, inROK bool) (float64, error) {
 		total += c
 	}
 	return total, nil
+}
+
+// checkTA checks that the steps of [TA]⁻ are edges, unless the old path
+// is the one last returned: Algorithm 1 reaches a node of [TA]⁻ only from
+// its old predecessor (lines 14–15), and both ends of such a step lie
+// outside R, so it must be one.
+func (d *DPAStar) checkTA(known bool) error {
+	if known {
+		return nil
+	}
+	for i := d.at; i+1 < d.firstR; i++ {
+		if _, ok := d.edgeCost(d.old[i], d.old[i+1]); !ok {
+			return fmt.Errorf("%w: step %d → %d outside the affected region is not an edge", ErrOldPath, d.old[i], d.old[i+1])
+		}
+	}
+	return nil
 }
 
 // Forget drops the remembered path, so that the next Replan measures the

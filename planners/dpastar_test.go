@@ -469,6 +469,23 @@ func TestDPAStarErrors(t *testing.T) {
 	// A step outside R that is no edge, found without a search (Scenario 1).
 	_, _, err = d.Replan(ctx, []NodeID{start, goal}, 0, goal, region(l.ID(5, 0, 0)), ObstacleInserted, nil)
 	require.ErrorIs(t, err, ErrOldPath)
+	// A loop whose steps are all edges, away from R (Scenario 1 returns
+	// the old path without a search: it must still check it).
+	loop := []NodeID{start, l.ID(1, 1, 0), start}
+	for i := range int32(9) {
+		loop = append(loop, l.ID(i+1, i+1, 0))
+	}
+	_, _, err = d.Replan(ctx, loop, 0, goal, region(l.ID(0, 9, 0)), ObstacleInserted, nil)
+	require.ErrorIs(t, err, ErrOldPath)
+	// A step of [TA]⁻ that is no edge (Scenario 2): Algorithm 1 would
+	// reach its far end only through it, and find no path.
+	jump := []NodeID{start, l.ID(5, 0, 0), l.ID(6, 1, 0), l.ID(7, 2, 0), l.ID(8, 3, 0), l.ID(9, 4, 0)}
+	for y := range int32(5) {
+		jump = append(jump, l.ID(9, y+5, 0))
+	}
+	_, scen, err = d.Replan(ctx, jump, 0, goal, region(l.ID(7, 2, 0)), ObstacleInserted, nil)
+	require.ErrorIs(t, err, ErrOldPath)
+	require.Equal(t, InsertionAffected, scen)
 
 	// A deletion where a step of the old path inside R is gone (regions
 	// of a mesh merged): no bound on the R-worse test, still optimal.
