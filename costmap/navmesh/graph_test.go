@@ -151,6 +151,45 @@ func TestConnectivityEqualsVoxels(t *testing.T) {
 	}
 }
 
+// TestPathCostsOfNonPaths: steps that are no edges, or whose ends are no
+// regions, cost +Inf, and no id panics.
+func TestPathCostsOfNonPaths(t *testing.T) {
+	w := testWorlds()[0]
+	m, err := New(w.g, w.cfg)
+	require.NoError(t, err)
+	var a, b planners.NodeID = -1, -1
+	for n := range planners.NodeID(m.NumNodes()) {
+		if !m.Passable(n) {
+			continue
+		}
+		if a < 0 {
+			a = n
+			continue
+		}
+		if edges := m.Successors(a, nil); len(edges) > 0 {
+			b = edges[0].To
+			break
+		}
+	}
+	require.GreaterOrEqual(t, b, planners.NodeID(0))
+	cost := m.Successors(a, nil)[0].Cost
+	far := planners.NodeID(m.NumNodes()) + 5
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		path []planners.NodeID
+		want []float64
+	}{
+		{[]planners.NodeID{a, b}, []float64{0, cost}},
+		{[]planners.NodeID{a, b, b}, []float64{0, cost, inf}},
+		{[]planners.NodeID{a, -1, b}, []float64{0, inf, inf}},
+		{[]planners.NodeID{far, a}, []float64{0, inf}},
+		{[]planners.NodeID{a, far}, []float64{0, inf}},
+		{nil, nil},
+	} {
+		require.Equal(t, c.want, m.PathCosts(c.path, nil), "%v", c.path)
+	}
+}
+
 // TestPlannersOnMesh: on random obstacle insertions and deletions, DPA*
 // re-planning on the mesh from the robot's region on its old path gives
 // the cost of A* on the mesh from scratch, in all four scenarios, and so
@@ -166,7 +205,7 @@ func TestPlannersOnMesh(t *testing.T) {
 			astar, dpa, dsl := planners.NewAStar(m), planners.NewDPAStar(m), planners.NewDStarLite(m)
 			var d Delta
 			var path []planners.NodeID
-			var cum []float64
+			var cum, bad []float64
 			var start, goal planners.NodeID
 			scenarios := map[planners.DPAScenario]int{}
 			mixed, mixedUnaffected, fresh, endsGone, events := 0, 0, 0, 0, 400
@@ -216,6 +255,19 @@ func TestPlannersOnMesh(t *testing.T) {
 				}
 				robot := path[at]
 				change, ok := m.ReplanChange(&d, path, at, cum)
+				if d.Change == 0 && at+1 < len(path) {
+					// Costs that are no path's before the update (a step
+					// that was no edge, a NaN) leave a mixed update to a
+					// plan from scratch.
+					for _, v := range []float64{math.Inf(1), math.NaN()} {
+						bad = append(bad[:0], cum...)
+						for i := at + 1; i < len(bad); i++ {
+							bad[i] = v
+						}
+						_, badOK := m.ReplanChange(&d, path, at, bad)
+						require.False(t, badOK, "event %d: costs %v from the robot's next step on", ev, v)
+					}
+				}
 				if d.Change == 0 {
 					mixed++
 					if ok {

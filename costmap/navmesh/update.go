@@ -278,6 +278,13 @@ func (m *Mesh) ReplanChange(d *Delta, old []planners.NodeID, at int, cum []float
 	if d.Empty() || d.big || at < 0 || at >= len(old) || len(cum) != len(old) {
 		return 0, false
 	}
+	for i := at; i < len(cum); i++ {
+		// A step that was no edge (PathCosts' +Inf) or a cost that is no
+		// running sum would make every comparison of noShortcut false.
+		if math.IsInf(cum[i], 0) || math.IsNaN(cum[i]) || i > at && !(cum[i] >= cum[i-1]) {
+			return 0, false
+		}
+	}
 	avoidsR := true
 	for _, n := range old[at:] {
 		if n < 0 || int(n) >= len(m.regions) {
@@ -379,22 +386,28 @@ func (m *Mesh) noShortcut(d *Delta, path []planners.NodeID, cum []float64) bool 
 
 // PathCosts appends to dst the cost of path[:i+1] for each i, read from
 // the graph as it is: call it before an Update for ReplanChange. A step
-// that is not an edge costs +Inf.
+// that is not an edge (an end no region) costs +Inf.
 func (m *Mesh) PathCosts(path []planners.NodeID, dst []float64) []float64 {
 	dst = dst[:0]
 	sum := 0.0
 	for i, n := range path {
 		if i > 0 {
-			step := math.Inf(1)
-			for _, e := range m.regions[path[i-1]].edges {
-				if e.To == n {
-					step = e.Cost
-					break
-				}
-			}
-			sum += step
+			sum += m.stepCost(path[i-1], n)
 		}
 		dst = append(dst, sum)
 	}
 	return dst
+}
+
+// stepCost is the cost of the edge a → b, +Inf if there is none.
+func (m *Mesh) stepCost(a, b planners.NodeID) float64 {
+	if a < 0 || int(a) >= len(m.regions) {
+		return math.Inf(1)
+	}
+	for _, e := range m.regions[a].edges {
+		if e.To == b {
+			return e.Cost
+		}
+	}
+	return math.Inf(1)
 }
