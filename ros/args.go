@@ -12,7 +12,7 @@ import (
 type Args struct {
 	Remaps []Remap
 	// Params are the parameter overrides from -p and --params-file, in
-	// command-line order; later ones win.
+	// command-line order (see newParams for which wins).
 	Params       []Override
 	LogLevel     string            // --log-level LEVEL
 	LoggerLevels map[string]string // --log-level name:=LEVEL
@@ -116,18 +116,21 @@ func parseRemap(rule string) (Remap, error) {
 	if !ok || lhs == "" || to == "" {
 		return Remap{}, fmt.Errorf("%w: remap %q: want [node:]from:=to", ErrArgs, rule)
 	}
+	// rcl's order: [node:][rostopic://|rosservice://]match.
 	var r Remap
+	if !hasScheme(lhs) {
+		if node, from, ok := strings.Cut(lhs, ":"); ok {
+			if ValidateNodeName(node) != nil {
+				return Remap{}, fmt.Errorf("%w: remap %q: invalid node name %q", ErrArgs, rule, node)
+			}
+			r.Node, lhs = node, from
+		}
+	}
 	for _, scheme := range []string{"rostopic://", "rosservice://"} {
 		if strings.HasPrefix(lhs, scheme) {
 			r.Service = scheme == "rosservice://"
 			lhs = strings.TrimPrefix(lhs, scheme)
 		}
-	}
-	if node, from, ok := strings.Cut(lhs, ":"); ok {
-		if ValidateNodeName(node) != nil {
-			return Remap{}, fmt.Errorf("%w: remap %q: invalid node name %q", ErrArgs, rule, node)
-		}
-		r.Node, lhs = node, from
 	}
 	r.From, r.To = lhs, to
 	switch {
@@ -139,16 +142,39 @@ func parseRemap(rule string) (Remap, error) {
 		}
 		return r, validateSpecialRemap(rule, r)
 	}
-	body := strings.TrimPrefix(strings.TrimPrefix(lhs, "~"), "/")
-	for _, tok := range strings.Split(body, "/") {
-		if !remapToken.MatchString(tok) {
-			return Remap{}, fmt.Errorf("%w: remap %q: invalid name token %q", ErrArgs, rule, tok)
+	for _, name := range []string{lhs, to} {
+		if err := validateRemapName(name); err != nil {
+			return Remap{}, fmt.Errorf("%w: remap %q: %v", ErrArgs, rule, err)
 		}
 	}
 	if err := validateInput(to); err != nil {
 		return Remap{}, fmt.Errorf("%w: remap %q: %v", ErrArgs, rule, err)
 	}
 	return r, nil
+}
+
+// hasScheme reports whether a remap's left side starts with rostopic://
+// or rosservice://.
+func hasScheme(lhs string) bool {
+	return strings.HasPrefix(lhs, "rostopic://") || strings.HasPrefix(lhs, "rosservice://")
+}
+
+// validateRemapName checks a remap rule's match or replacement against
+// rcl's grammar: ["~/" | "/"] token ("/" token)*.
+func validateRemapName(name string) error {
+	body := name
+	switch {
+	case strings.HasPrefix(name, "~/"):
+		body = name[2:]
+	case strings.HasPrefix(name, "/"):
+		body = name[1:]
+	}
+	for _, tok := range strings.Split(body, "/") {
+		if !remapToken.MatchString(tok) {
+			return fmt.Errorf("invalid name token %q in %q", tok, name)
+		}
+	}
+	return nil
 }
 
 func validateSpecialRemap(rule string, r Remap) error {

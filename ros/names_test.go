@@ -64,6 +64,11 @@ func TestRemaps(t *testing.T) {
 	got, err = remapped(args.Remaps, "/navnode/markers", "navnode", "/")
 	require.NoError(t, err)
 	require.Equal(t, "/viz", got)
+
+	// rcl's order: [node:][rostopic://|rosservice://]match:=replacement.
+	args, _, err = ParseArgs([]string{"--ros-args", "-r", "talker:rostopic://chatter:=foo", "-r", "rosservice://srv:=x"})
+	require.NoError(t, err)
+	require.Equal(t, []Remap{{Node: "talker", From: "chatter", To: "foo"}, {From: "srv", To: "x", Service: true}}, args.Remaps)
 }
 
 func TestBadArgs(t *testing.T) {
@@ -76,6 +81,16 @@ func TestBadArgs(t *testing.T) {
 		{"--ros-args", "--log-level", "WARNING"},
 		{"--ros-args", "--frobnicate", "x"},
 		{"--ros-args", "-p", "x"},
+		{"--ros-args", "-r", "rostopic://talker:chatter:=foo"}, // node prefix after the scheme
+		{"--ros-args", "-r", "~x:=y"},                          // ~ only as ~/
+		{"--ros-args", "-r", "foo:=~"},
+		{"--ros-args", "-r", "foo:=/"},
+		{"--ros-args", "-r", "foo:=a//b"},
+		{"--ros-args", "-r", "foo:=1a"},
+		{"--ros-args", "-p", ":speed:=1"}, // an empty node prefix: a key no node has
+		{"--ros-args", "-p", "1a:=1"},
+		{"--ros-args", "-p", "a b:=1"},
+		{"--ros-args", "-p", "robot..radius:=1"},
 		{"--ros-args", "--params-file", "/nonexistent.yaml"},
 	} {
 		_, _, err := ParseArgs(argv)
