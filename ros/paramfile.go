@@ -28,7 +28,13 @@ func parseParamRule(rule string) (Override, error) {
 	}
 	o := Override{NodeKey: "/**", Name: lhs, Source: "-p " + rule}
 	if node, name, ok := strings.Cut(lhs, ":"); ok {
-		o.NodeKey, o.Name = "/"+strings.TrimPrefix(node, "/"), name
+		if !remapToken.MatchString(node) {
+			return Override{}, fmt.Errorf("%w: -p %q: invalid node name %q", ErrArgs, rule, node)
+		}
+		o.NodeKey, o.Name = "/"+node, name
+	}
+	if err := validateParamName(o.Name); err != nil {
+		return Override{}, fmt.Errorf("%w: -p %q: %v", ErrArgs, rule, err)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) != 1 {
@@ -40,6 +46,17 @@ func parseParamRule(rule string) (Override, error) {
 	}
 	o.Value = v
 	return o, nil
+}
+
+// validateParamName checks a parameter name against rcl's grammar for -p:
+// token ("." token)*.
+func validateParamName(name string) error {
+	for _, tok := range strings.Split(name, ".") {
+		if !remapToken.MatchString(tok) {
+			return fmt.Errorf("invalid parameter name %q", name)
+		}
+	}
+	return nil
 }
 
 // ParseParamsFile parses a ROS 2 parameters file: node keys (nested or as
@@ -110,10 +127,12 @@ func walkParams(m *yaml.Node, nodeKey, prefix, source string, out *[]Override) e
 // int64; C floats and .inf/.nan are float64; anything else is a string.
 // A sequence takes the type of its elements, which must agree.
 func paramValue(n *yaml.Node) (any, error) {
-	switch n.Kind {
-	case yaml.ScalarNode:
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0:
+		return nil, fmt.Errorf("no value at line %d", n.Line) // as rcl: an empty plain scalar is no value
+	case n.Kind == yaml.ScalarNode:
 		return scalarValue(n), nil
-	case yaml.SequenceNode:
+	case n.Kind == yaml.SequenceNode:
 		return sequenceValue(n)
 	}
 	return nil, fmt.Errorf("unsupported YAML value at line %d", n.Line)

@@ -40,13 +40,26 @@ type params struct {
 	declared  map[string]*ParamInfo
 }
 
+// newParams keeps the overrides that apply to the node nodeFQ, in the
+// order rcl and rclcpp apply them: rcl merges -p rules and params files
+// into one list of node keys, each key where it first appears, a later
+// value of a name replacing an earlier one under the same key; rclcpp then
+// applies the keys that match the node in that order. So later wins
+// within a key, and a later key wins over an earlier one: a -p rule
+// without a node prefix (key /**) loses to a file's entry under the
+// node's own name when the file named /** first.
 func newParams(all []Override, nodeFQ string) *params {
 	p := &params{declared: map[string]*ParamInfo{}}
-	for _, o := range all {
+	first := map[string]int{}
+	for i, o := range all {
+		if _, seen := first[o.NodeKey]; !seen {
+			first[o.NodeKey] = i
+		}
 		if matchesNode(o.NodeKey, nodeFQ) {
 			p.overrides = append(p.overrides, o)
 		}
 	}
+	slices.SortStableFunc(p.overrides, func(a, b Override) int { return first[a.NodeKey] - first[b.NodeKey] })
 	return p
 }
 
@@ -98,6 +111,9 @@ func convertParam[T ParamType](v any) (T, bool) {
 			return any(float64(i)).(T), true
 		}
 	case []float64:
+		if s, ok := v.([]string); ok && len(s) == 0 {
+			return zero, true // an empty YAML sequence has no element type
+		}
 		if is, ok := v.([]int64); ok {
 			fs := make([]float64, len(is))
 			for k, i := range is {

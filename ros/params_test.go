@@ -45,7 +45,8 @@ func testNode(t *testing.T, fq string, argv ...string) *Node {
 }
 
 func TestParamsFromFileAndCommandLine(t *testing.T) {
-	n := testNode(t, "/navnode", "-p", "mode:=ground", "-p", "navnode:budget:=7")
+	n := testNode(t, "/navnode", "-p", "mode:=ground", "-p", "navnode:budget:=7", "-p", "navnode:frames:=[]", "-p", "epsilon:=[]",
+		"-p", "navnode:footprint:=[]")
 	res, err := Declare(n, "resolution", 0.05, "voxel edge (m)", Range(0.02, 2))
 	require.NoError(t, err)
 	require.Equal(t, 0.1, res)
@@ -54,13 +55,18 @@ func TestParamsFromFileAndCommandLine(t *testing.T) {
 	require.Equal(t, 1.0, radius)
 	mode, err := Declare(n, "mode", "ground", "aerial or ground")
 	require.NoError(t, err)
-	require.Equal(t, "ground", mode, "-p after --params-file wins")
+	// As rcl merges them: -p mode:=ground goes under /**, which the file
+	// named before navnode, whose own mode is applied after it.
+	require.Equal(t, "aerial", mode, "the node's own key, named after /**, wins")
 	eps, err := Declare(n, "epsilon", []float64{1}, "AD* schedule")
 	require.NoError(t, err)
-	require.Equal(t, []float64{3, 2, 1}, eps)
-	frames, err := Declare(n, "frames", []string{}, "frames")
+	require.Equal(t, []float64{3, 2, 1}, eps, "-p epsilon:=[] is under /**, before navnode")
+	frames, err := Declare(n, "frames", []string{"x"}, "frames")
 	require.NoError(t, err)
-	require.Equal(t, []string{"map", "odom"}, frames)
+	require.Equal(t, []string{}, frames, "-p navnode:frames:=[] comes after the file's navnode entry")
+	footprint, err := Declare(n, "footprint", []float64{0.1}, "an empty sequence for a double array")
+	require.NoError(t, err)
+	require.Empty(t, footprint)
 	hex, _ := Declare(n, "hex", int64(0), "")
 	oct, _ := Declare(n, "octal", int64(0), "")
 	require.Equal(t, []int64{16, 8}, []int64{hex, oct}, "C integer syntax, as rcl")
@@ -139,4 +145,9 @@ func TestBadParamsFile(t *testing.T) {
 	require.ErrorContains(t, err, "nested sequences")
 	_, err = ParseParamsFile(":\n - [", "f.yaml")
 	require.ErrorIs(t, err, ErrArgs)
+	_, err = ParseParamsFile("navnode:\n  ros__parameters:\n    map_topic:\n", "f.yaml")
+	require.ErrorContains(t, err, "no value at line 3", "as rcl: an empty value is none, not \"\"")
+	o, err := ParseParamsFile("navnode:\n  ros__parameters:\n    map_topic: ''\n", "f.yaml")
+	require.NoError(t, err)
+	require.Equal(t, "", o[0].Value, "a quoted empty string is one")
 }
