@@ -46,8 +46,10 @@ const (
 // QoS is a ROS 2 quality-of-service profile. Zero durations mean "none":
 // no deadline, no lifespan, an infinite liveliness lease.
 type QoS struct {
-	History         History
-	Depth           int // samples kept with KeepLast; at least 1
+	History History
+	// Depth is the samples kept with KeepLast. 0 means 1: rclcpp takes a
+	// zero depth for the system default, which is 1 in rmw_cyclonedds.
+	Depth           int
 	Reliability     Reliability
 	Durability      Durability
 	Deadline        time.Duration // longest gap between samples; 0 = none
@@ -78,8 +80,8 @@ func (q QoS) Validate() error {
 		q.Durability != Volatile && q.Durability != TransientLocal,
 		q.Liveliness != Automatic && q.Liveliness != ManualByTopic:
 		return fmt.Errorf("rmw: QoS with an unknown policy kind: %+v", q)
-	case q.History == KeepLast && q.Depth < 1:
-		return fmt.Errorf("rmw: keep-last QoS needs a depth of at least 1, got %d", q.Depth)
+	case q.History == KeepLast && q.Depth < 0:
+		return fmt.Errorf("rmw: keep-last QoS needs a depth of at least 0, got %d", q.Depth)
 	case q.Deadline < 0 || q.Lifespan < 0 || q.LivelinessLease < 0:
 		return fmt.Errorf("rmw: negative QoS duration in %v", q)
 	}

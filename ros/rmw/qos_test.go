@@ -8,11 +8,11 @@ import (
 )
 
 func TestValidate(t *testing.T) {
-	for _, q := range []QoS{Default, SensorData, Map, Rosout, {History: KeepAll}} {
+	for _, q := range []QoS{Default, SensorData, Map, Rosout, {History: KeepAll}, {History: KeepLast}} { // depth 0: 1, as rclcpp and rmw_cyclonedds
 		require.NoError(t, q.Validate(), "%v", q)
 	}
 	for name, q := range map[string]QoS{
-		"depth 0":          {History: KeepLast},
+		"negative depth":   {History: KeepLast, Depth: -1},
 		"negative lease":   {History: KeepAll, LivelinessLease: -time.Second},
 		"unknown history":  {History: 2, Depth: 1},
 		"unknown reliab.":  {Depth: 1, Reliability: -1},
