@@ -199,6 +199,9 @@ func (a *Args) parseLogLevel(v string) error {
 	if !validLogLevel(level) {
 		return fmt.Errorf("%w: --log-level %q: want DEBUG, INFO, WARN, ERROR, FATAL or UNSET", ErrArgs, v)
 	}
+	if named && name == "" {
+		return fmt.Errorf("%w: --log-level %q: want [logger:=]LEVEL, the logger named", ErrArgs, v)
+	}
 	if !named {
 		a.LogLevel = strings.ToLower(level)
 		return nil

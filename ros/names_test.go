@@ -79,6 +79,7 @@ func TestBadArgs(t *testing.T) {
 		{"--ros-args", "-r", "__ns:=relative"},
 		{"--ros-args", "-r", "__node:=bad/name"},
 		{"--ros-args", "--log-level", "WARNING"},
+		{"--ros-args", "--log-level", ":=DEBUG"},
 		{"--ros-args", "--frobnicate", "x"},
 		{"--ros-args", "-p", "x"},
 		{"--ros-args", "-r", "rostopic://talker:chatter:=foo"}, // node prefix after the scheme
