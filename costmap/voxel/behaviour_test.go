@@ -239,6 +239,25 @@ func TestHostileInput(t *testing.T) {
 	require.Equal(t, 1, cs.Input.TooClose)
 	require.Equal(t, 1, cs.Input.Clipped)
 	require.Equal(t, 1, cs.Input.Points-cs.Input.Clipped)
+
+	// A negative range is too close, not a point behind the sensor.
+	cs, err = m.Apply(&Scan{Pose: Pose{Position: vec(3, 1, 0.5), Orientation: Identity}, AngleIncrement: 0.1, RangeMin: 0.1, RangeMax: 3,
+		Ranges: []float32{-1}})
+	require.NoError(t, err)
+	require.Equal(t, 1, cs.Input.TooClose)
+	k, _ := m.Frame().KeyOf(vec(2.05, 1, 0.5))
+	require.NotEqual(t, Lethal, m.Cost(k))
+	// Returns exactly at the range limits are returns, whichever way
+	// their points round once rotated.
+	ranges := make([]float32, 360)
+	for i := range ranges {
+		ranges[i] = 2.7
+	}
+	cs, err = m.Apply(&Scan{Pose: Pose{Position: vec(3.33, 3.71, 0.5), Orientation: Identity}, AngleIncrement: 2 * math.Pi / 360,
+		RangeMin: 0.1, RangeMax: float64(float32(2.7)), Ranges: ranges}) // a LaserScan's limits are float32 too
+	require.NoError(t, err)
+	require.Zero(t, cs.Input.Clipped+cs.Input.TooClose, "%+v", cs.Input)
+	require.Equal(t, 360, cs.Input.Points+cs.Input.Merged)
 }
 
 // TestMemoryLimit fills a map past MaxBricks: the update reports
