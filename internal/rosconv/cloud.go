@@ -41,6 +41,9 @@ func PointCloud2(msg *sensor_msgs.PointCloud2, t tf.Transform, dst []r3.Vector) 
 		return dst[:0], err
 	}
 	n := int(uint64(msg.Width) * uint64(msg.Height)) // ≤ len(data)/12: fits
+	if n == 0 {
+		return dst[:0], nil // no rows to walk, however many the header says
+	}
 	dst = slices.Grow(dst[:0], n)[:n]
 	nan := math.NaN()
 	data, w, step, row := msg.Data, int(msg.Width), int(msg.PointStep), int(msg.RowStep)
@@ -108,6 +111,7 @@ func axisOf(name string) int {
 func cloudLayout(msg *sensor_msgs.PointCloud2) (layout, error) {
 	l := layout{big: msg.IsBigendian}
 	var found [3]bool
+	var ends [3]uint64 // where each of x, y, z ends in a point
 	for i := range msg.Fields {
 		f := &msg.Fields[i]
 		a := axisOf(f.Name)
@@ -125,24 +129,20 @@ func cloudLayout(msg *sensor_msgs.PointCloud2) (layout, error) {
 			return l, fmt.Errorf("%w: field %q has count 0", ErrNoXYZ, f.Name)
 		}
 		fd := field{off: f.Offset, wide: f.Datatype == sensor_msgs.PointField_FLOAT64}
-		if end := uint64(f.Offset) + fd.size()*uint64(f.Count); end > uint64(msg.PointStep) {
+		end := uint64(f.Offset) + fd.size()*uint64(f.Count) // all count elements: none may overlap another field
+		if end > uint64(msg.PointStep) {
 			return l, fmt.Errorf("%w: field %q spans bytes %d..%d of a %d-byte point", ErrLayout, f.Name, f.Offset, end, msg.PointStep)
 		}
-		l.xyz[a] = fd
+		l.xyz[a], ends[a] = fd, end
 	}
 	for a, ok := range found {
 		if !ok {
 			return l, fmt.Errorf("%w: no field %q among %d fields", ErrNoXYZ, "xyz"[a:a+1], len(msg.Fields))
 		}
 	}
-	fs := l.xyz
-	for a := range fs {
+	for a := range ends {
 		for b := a + 1; b < 3; b++ {
-			lo, hi := fs[a], fs[b]
-			if lo.off > hi.off {
-				lo, hi = hi, lo
-			}
-			if uint64(lo.off)+lo.size() > uint64(hi.off) {
+			if l.xyz[a].off < uint32(ends[b]) && l.xyz[b].off < uint32(ends[a]) {
 				return l, fmt.Errorf("%w: fields %q and %q overlap", ErrLayout, "xyz"[a:a+1], "xyz"[b:b+1])
 			}
 		}
