@@ -2,6 +2,7 @@ package voxel
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -274,9 +275,55 @@ func TestMemoryLimit(t *testing.T) {
 	requireChangeSet(t, check, before, after, cs, "memory limit")
 	requireCostsEqual(t, check, bruteCosts(m, check), after, "memory limit: inflation")
 
-	_, err = m.Apply(PutShape{ID: "wall", Solid: &BoxShape{Pose: Pose{Position: vec(5, 5, 5), Orientation: Identity}, Size: vec(5, 5, 5)}})
+	// A shape the limit refuses in part is taken off again and not held:
+	// it can neither linger nor be deleted.
+	before = snapshot(m, everyRegion)
+	cs, err = m.Apply(PutShape{ID: "wall", Solid: &BoxShape{Pose: Pose{Position: vec(5, 5, 5), Orientation: Identity}, Size: vec(5, 5, 5)}})
 	require.ErrorIs(t, err, ErrMemory)
 	require.True(t, errors.Is(err, ErrMemory))
+	require.Positive(t, cs.Input.Refused)
+	require.False(t, m.HasShape("wall"))
+	require.Equal(t, before, snapshot(m, everyRegion), "no voxel of the refused shape stays covered")
+	_, err = m.Apply(DeleteShape{ID: "wall"})
+	require.ErrorIs(t, err, ErrUnknownShape)
+}
+
+// TestShapeRefusals: a replacement refused as input leaves the shape it
+// would replace; shapes are bounded in number.
+func TestShapeRefusals(t *testing.T) {
+	m := newMap(t, Config{Resolution: 0.1})
+	crate := func(x float64) PutShape {
+		return PutShape{ID: "crates/1", Solid: &BoxShape{Pose: Pose{Position: vec(x, 1, 0.25), Orientation: Identity}, Size: vec(0.5, 0.5, 0.5)}}
+	}
+	_, err := m.Apply(crate(1))
+	require.NoError(t, err)
+	before := snapshot(m, everyRegion)
+	_, err = m.Apply(PutShape{ID: "crates/1", Solid: &BoxShape{Pose: Pose{Position: vec(1, 1, 0.25), Orientation: Identity}, Size: vec(1e4, 1e4, 1)}})
+	require.ErrorIs(t, err, ErrInput)
+	require.True(t, m.HasShape("crates/1"))
+	require.Equal(t, before, snapshot(m, everyRegion))
+	_, err = m.Apply(DeleteShape{ID: "crates/1"})
+	require.NoError(t, err)
+	require.False(t, m.HasShape("crates/1"))
+
+	if testing.Short() {
+		return
+	}
+	dot := &SphereShape{Center: vec(0.55, 0.55, 0.55), Radius: 0.01}
+	k, _ := m.Frame().KeyOf(dot.Center)
+	was := m.Cost(k)
+	for i := range maxShapes {
+		_, err := m.Apply(PutShape{ID: ShapeID(fmt.Sprint(i)), Solid: dot})
+		require.NoError(t, err)
+	}
+	_, err = m.Apply(PutShape{ID: "one too many", Solid: dot})
+	require.ErrorIs(t, err, ErrMemory)
+	_, err = m.Apply(PutShape{ID: "7", Solid: &SphereShape{Center: vec(2, 2, 0.5), Radius: 0.2}})
+	require.NoError(t, err, "a held shape can still be replaced")
+	_, err = m.Apply(ClearShapes{})
+	require.NoError(t, err)
+	require.Zero(t, m.Shapes())
+	require.Equal(t, was, m.Cost(k), "%d shapes on one voxel came off it", maxShapes)
 }
 
 func TestExpiry(t *testing.T) {

@@ -57,10 +57,26 @@ type ClearShapes struct{}
 // maxShapeVoxels bounds the voxels one shape may cover (its box of voxels).
 const maxShapeVoxels = 1 << 24
 
+// maxShapes bounds the shapes a map holds, so that a flood of new ids
+// cannot grow it without bound (a record is a few dozen bytes).
+const maxShapes = 1 << 15 // below 2^16: a voxel counts its shapes in a uint16
+
+// shapeRecord is a shape the map holds: its prepared solid and the box of
+// voxels it may touch. The voxels it covers are worked out again when it
+// goes, so a record takes no memory per voxel; a shape is held only when
+// all of its voxels were covered (see PutShape.apply).
 type shapeRecord struct {
-	voxels []Key
+	t   tester
+	box Box
 }
 
+// HasShape reports whether the map holds shape id.
+func (m *Map) HasShape(id ShapeID) bool { return m.shapes[id] != nil }
+
+// apply covers the shape's voxels, replacing the shape of the same id.
+// When the memory limit refuses any of them, the shape is taken off the
+// ones it covered and not held (ErrMemory): a replaced shape is then gone
+// too.
 func (u PutShape) apply(m *Map) error {
 	if u.Solid == nil {
 		return fmt.Errorf("%w: shape %q has no solid", ErrInput, u.ID)
@@ -73,25 +89,33 @@ func (u PutShape) apply(m *Map) error {
 	if box.Volume() > maxShapeVoxels || !box.Min.valid() || !box.Max.valid() {
 		return fmt.Errorf("%w: shape %q spans %d voxels (limit %d)", ErrInput, u.ID, box.Volume(), maxShapeVoxels)
 	}
-	rec := &shapeRecord{}
-	for z := box.Min.Z; z <= box.Max.Z; z++ {
-		for y := box.Min.Y; y <= box.Max.Y; y++ {
-			for x := box.Min.X; x <= box.Max.X; x++ {
-				if k := (Key{x, y, z}); t.touches(k) {
-					rec.voxels = append(rec.voxels, k)
-				}
-			}
-		}
+	old := m.shapes[u.ID]
+	if old == nil && len(m.shapes) >= maxShapes {
+		return fmt.Errorf("%w: %d shapes held, adding %q", ErrMemory, len(m.shapes), u.ID)
 	}
-	if old := m.shapes[u.ID]; old != nil {
+	if old != nil {
 		m.uncover(old)
+		delete(m.shapes, u.ID)
+	}
+	rec := &shapeRecord{t: t, box: box}
+	if !m.cover(rec) {
+		m.uncover(rec)
+		return nil // m.memFull: Apply reports ErrMemory
 	}
 	m.shapes[u.ID] = rec
-	for _, k := range rec.voxels {
+	return nil
+}
+
+// cover adds one shape to its voxels and reports whether every one of
+// them had room.
+func (m *Map) cover(rec *shapeRecord) bool {
+	all := true
+	rec.each(func(k Key) {
 		b := m.get(k)
 		if b == nil {
 			m.cs.Input.Refused++
-			continue
+			all = false
+			return
 		}
 		if b.shapes == nil {
 			b.shapes = new([brickVoxels]uint16)
@@ -102,8 +126,22 @@ func (u PutShape) apply(m *Map) error {
 		}
 		b.shapes[i]++
 		m.recombine(b, i)
+	})
+	return all
+}
+
+// each calls f for every voxel the shape touches.
+func (rec *shapeRecord) each(f func(Key)) {
+	box := rec.box
+	for z := box.Min.Z; z <= box.Max.Z; z++ {
+		for y := box.Min.Y; y <= box.Max.Y; y++ {
+			for x := box.Min.X; x <= box.Max.X; x++ {
+				if k := (Key{x, y, z}); rec.t.touches(k) {
+					f(k)
+				}
+			}
+		}
 	}
-	return nil
 }
 
 func (u DeleteShape) apply(m *Map) error {
@@ -124,16 +162,17 @@ func (ClearShapes) apply(m *Map) error {
 	return nil
 }
 
-// uncover takes one shape off its voxels.
+// uncover takes one shape off its voxels. A voxel with no brick was never
+// covered: cover refused it, and the shape was uncovered at once.
 func (m *Map) uncover(rec *shapeRecord) {
-	for _, k := range rec.voxels {
+	rec.each(func(k Key) {
 		b := m.lookup(k)
 		if b == nil || b.shapes == nil {
-			continue // refused when added
+			return
 		}
 		i := index(k)
 		if b.shapes[i] == 0 {
-			continue
+			return
 		}
 		if b.shapes[i]--; b.shapes[i] == 0 {
 			if b.shaped--; b.shaped == 0 {
@@ -141,7 +180,7 @@ func (m *Map) uncover(rec *shapeRecord) {
 			}
 		}
 		m.recombine(b, i)
-	}
+	})
 }
 
 // Shapes returns the number of shapes held.
