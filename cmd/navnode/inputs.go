@@ -212,8 +212,8 @@ func (n *navnode) onObstacles(msg *visualization_msgs.MarkerArray) {
 		for _, u := range updates {
 			if _, err := w.apply(u); err != nil {
 				n.bad(topicObstacles, err)
-				if p, ok := u.(voxel.PutShape); ok {
-					forgetShape(&w.markers, p.ID)
+				if p, ok := u.(voxel.PutShape); ok && !w.vm.HasShape(p.ID) {
+					forgetShape(&w.markers, p.ID) // refused whole; a refused replacement leaves the old one held
 				}
 			}
 		}

@@ -220,3 +220,33 @@ func TestSimTimeFollowsClockBack(t *testing.T) {
 		require.Equal(t, c.want, n.stamp(), "after odometry at %d s", c.sec)
 	}
 }
+
+// TestRefusedReplacementDeletable: a marker re-added with a size the
+// costmap refuses leaves the first one, and a later DELETE removes it.
+func TestRefusedReplacementDeletable(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n, _ := testNode(t, ctx, 177)
+	w, err := newWorld(n.p)
+	require.NoError(t, err)
+	crate := func(size float64, action int32) *visualization_msgs.MarkerArray {
+		return &visualization_msgs.MarkerArray{Markers: []visualization_msgs.Marker{{
+			Header: std_msgs.Header{FrameID: "map"}, Ns: "crates", ID: 1, Type: visualization_msgs.Marker_CUBE, Action: action,
+			Pose:  geometry_msgs.Pose{Position: geometry_msgs.Point{X: 1, Y: 1, Z: 1}, Orientation: geometry_msgs.Quaternion{W: 1}},
+			Scale: geometry_msgs.Vector3{X: size, Y: size, Z: size}, Color: std_msgs.ColorRGBA{R: 1, A: 1}}}}
+	}
+	for _, m := range []*visualization_msgs.MarkerArray{
+		crate(0.5, visualization_msgs.Marker_ADD),
+		crate(1000, visualization_msgs.Marker_ADD), // too large: refused
+	} {
+		n.onObstacles(m)
+		(<-n.inbox)(w)
+	}
+	require.True(t, w.vm.HasShape("crates/1"))
+	n.onObstacles(crate(0.5, visualization_msgs.Marker_DELETE))
+	(<-n.inbox)(w)
+	require.False(t, w.vm.HasShape("crates/1"), "the first crate is deleted")
+	n.cnt.mu.Lock()
+	defer n.cnt.mu.Unlock()
+	require.Equal(t, 1, n.cnt.bad[topicObstacles], "only the refused one is malformed")
+}

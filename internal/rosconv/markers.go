@@ -34,7 +34,9 @@ func (s *MarkerState) Len() int {
 }
 
 // Forget drops one shape, for a caller whose Apply of its PutShape failed
-// (or who deleted it otherwise).
+// and left the map without it (voxel.Map.HasShape), or who deleted it
+// otherwise. A refused replacement leaves the old shape in the map: keep
+// it then, so that a later DELETE reaches it.
 func (s *MarkerState) Forget(ns string, id int32) {
 	if ids := s.ns[ns]; ids != nil {
 		delete(ids, id)
