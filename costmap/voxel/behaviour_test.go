@@ -358,6 +358,22 @@ func TestExpiry(t *testing.T) {
 	require.True(t, expire(30*time.Second).Empty())
 	require.Equal(t, Lethal, m.Cost(k))
 
+	// Past the 49.7 days of a hit time's milliseconds, as when the first
+	// scan was stamped 0 and the next in seconds since 1970, and days of
+	// uptime after that: marks still decay, and not before their time.
+	m3 := newMap(t, Config{Resolution: 0.1, Decay: time.Second})
+	for _, at := range []time.Duration{0, 1763700000 * time.Second, 1763700000*time.Second + 30*24*time.Hour} {
+		_, err = m3.Apply(&Cloud{Origin: vec(0.05, 0.05, 0.05), Points: []r3.Vector{hit}, MaxRange: 5, Stamp: at})
+		require.NoError(t, err)
+		require.Equal(t, Lethal, m3.Cost(k), "hit at %v", at)
+		cs, err = m3.Apply(Expire{Now: at + 900*time.Millisecond})
+		require.NoError(t, err)
+		require.True(t, cs.Empty(), "0.9 s after the hit at %v", at)
+		_, err = m3.Apply(Expire{Now: at + 1100*time.Millisecond})
+		require.NoError(t, err)
+		require.Equal(t, Unknown, m3.Cost(k), "1.1 s after the hit at %v", at)
+	}
+
 	// Without Decay, Expire does nothing.
 	m2 := newMap(t, Config{Resolution: 0.1})
 	_, err = m2.Apply(&Cloud{Origin: vec(0.05, 0.05, 0.05), Points: []r3.Vector{hit}, MaxRange: 5})

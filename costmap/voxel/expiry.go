@@ -17,7 +17,7 @@ func (u Expire) apply(m *Map) error {
 	if m.cfg.Decay == 0 || !m.sensor.started {
 		return nil
 	}
-	now := int64(m.msSinceEpoch(u.Now))
+	now := int64(m.clock(u.Now))
 	cutoff := now - m.cfg.Decay.Milliseconds() // marks at or before it expire
 	if cutoff < 0 {
 		return nil

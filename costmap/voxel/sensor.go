@@ -215,7 +215,7 @@ func (m *Map) beginScan(stamp time.Duration) {
 	if !s.started {
 		s.epoch, s.started = stamp, true
 	}
-	s.now = m.msSinceEpoch(stamp)
+	s.now = m.clock(stamp)
 }
 
 // queueEnd queues the endpoint p of a ray, a return (hit) or a point
@@ -347,9 +347,41 @@ func (m *Map) stampHit(b *brick, i int) {
 	b.hitTime[i] = m.sensor.now
 }
 
-// msSinceEpoch converts a stamp to milliseconds after the first scan's,
-// clamped to [0, 2^32).
-func (m *Map) msSinceEpoch(stamp time.Duration) uint32 {
+// clock converts a stamp to milliseconds after the sensor epoch (the
+// first scan's stamp), 0 for a stamp before it. Hit times are uint32
+// milliseconds, 49.7 days: a stamp past rebaseAt moves the epoch on, and
+// every hit time with it, so that the stamp lands at rebaseTo. That
+// happens every 12 days of a robot's uptime, or at once when the first
+// scan was stamped 0 and the next ones in seconds since 1970.
+func (m *Map) clock(stamp time.Duration) uint32 {
 	ms := (stamp - m.sensor.epoch).Milliseconds()
-	return uint32(min(max(ms, 0), math.MaxUint32))
+	if ms >= rebaseAt {
+		m.rebase(ms - rebaseTo)
+		ms = rebaseTo
+	}
+	return uint32(max(ms, 0))
+}
+
+// Where clock moves the epoch on: hit times up to rebaseTo old (24.8
+// days) keep their ages, older ones become that old.
+const (
+	rebaseAt = 3 << 30 // ms
+	rebaseTo = 1 << 31 // ms
+)
+
+// rebase moves the sensor epoch shift milliseconds on.
+func (m *Map) rebase(shift int64) {
+	s := &m.sensor
+	s.epoch += time.Duration(shift) * time.Millisecond
+	earlier := func(t uint32) uint32 { return uint32(max(int64(t)-shift, 0)) }
+	s.now = earlier(s.now)
+	for _, b := range m.bricks { // not only the marked ones: a hit short of a mark has a time too
+		if b.hitTime == nil {
+			continue
+		}
+		b.oldest = earlier(b.oldest)
+		for i, t := range b.hitTime {
+			b.hitTime[i] = earlier(t)
+		}
+	}
 }
