@@ -116,11 +116,8 @@ func (p *params) check() error {
 	}
 	// The planner's own limit, checked here so that the node refuses the
 	// parameters at start rather than failing when it builds the planner.
-	// In float64: int32 sides can overflow an integer product.
-	v := p.volume()
-	cells := float64(v.Max.X-v.Min.X+1) * float64(v.Max.Y-v.Min.Y+1) * float64(max(0, v.Max.Z-v.Min.Z+1))
-	if cells > replanner.MaxCells {
-		return fmt.Errorf("a planning volume of %.0f voxels is too large (at most %d): raise resolution or shrink size_*", cells, replanner.MaxCells)
+	if cells := p.volume().Volume(); cells > replanner.MaxCells {
+		return fmt.Errorf("a planning volume of %d voxels is too large (at most %d): raise resolution or shrink size_*", cells, replanner.MaxCells)
 	}
 	return nil
 }
