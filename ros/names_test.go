@@ -89,6 +89,8 @@ func TestBadArgs(t *testing.T) {
 		{"--ros-args", "-r", "foo:=a//b"},
 		{"--ros-args", "-r", "foo:=1a"},
 		{"--ros-args", "-p", ":speed:=1"}, // an empty node prefix: a key no node has
+		{"--ros-args", "-p", "/:speed:=1"},
+		{"--ros-args", "-p", "a//b:speed:=1"},
 		{"--ros-args", "-p", "1a:=1"},
 		{"--ros-args", "-p", "a b:=1"},
 		{"--ros-args", "-p", "robot..radius:=1"},

@@ -28,10 +28,13 @@ func parseParamRule(rule string) (Override, error) {
 	}
 	o := Override{NodeKey: "/**", Name: lhs, Source: "-p " + rule}
 	if node, name, ok := strings.Cut(lhs, ":"); ok {
-		if !remapToken.MatchString(node) {
-			return Override{}, fmt.Errorf("%w: -p %q: invalid node name %q", ErrArgs, rule, node)
+		key := "/" + strings.TrimPrefix(node, "/") // a node name, or a path of names and wildcards
+		for _, tok := range strings.Split(key[1:], "/") {
+			if !remapToken.MatchString(tok) && tok != "*" && tok != "**" {
+				return Override{}, fmt.Errorf("%w: -p %q: invalid node name %q", ErrArgs, rule, node)
+			}
 		}
-		o.NodeKey, o.Name = "/"+node, name
+		o.NodeKey, o.Name = key, name
 	}
 	if err := validateParamName(o.Name); err != nil {
 		return Override{}, fmt.Errorf("%w: -p %q: %v", ErrArgs, rule, err)

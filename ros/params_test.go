@@ -46,7 +46,7 @@ func testNode(t *testing.T, fq string, argv ...string) *Node {
 
 func TestParamsFromFileAndCommandLine(t *testing.T) {
 	n := testNode(t, "/navnode", "-p", "mode:=ground", "-p", "navnode:budget:=7", "-p", "navnode:frames:=[]", "-p", "epsilon:=[]",
-		"-p", "navnode:footprint:=[]")
+		"-p", "navnode:footprint:=[]", "-p", "/**/navnode:hex:=17")
 	res, err := Declare(n, "resolution", 0.05, "voxel edge (m)", Range(0.02, 2))
 	require.NoError(t, err)
 	require.Equal(t, 0.1, res)
@@ -69,7 +69,7 @@ func TestParamsFromFileAndCommandLine(t *testing.T) {
 	require.Empty(t, footprint)
 	hex, _ := Declare(n, "hex", int64(0), "")
 	oct, _ := Declare(n, "octal", int64(0), "")
-	require.Equal(t, []int64{16, 8}, []int64{hex, oct}, "C integer syntax, as rcl")
+	require.Equal(t, []int64{17, 8}, []int64{hex, oct}, "C integer syntax, as rcl; a -p with a wildcard path names a later key than the file's navnode")
 	q, err := Declare(n, "quoted", "", "")
 	require.NoError(t, err)
 	require.Equal(t, "42", q)
