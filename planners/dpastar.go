@@ -287,7 +287,7 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 	if c == ObstacleInserted && !affected {
 		// Scenario 1, Algorithm 1 lines 1–2: costs rose only in R, which
 		// [TG]⁻ avoids, so [TG]⁻ is still optimal.
-		cost, err := d.stepCosts(at, known, false)
+		cost, err := d.stepCosts(at, len(old)-1, known, false)
 		if err != nil {
 			return Result{}, InsertionUnaffected, err
 		}
@@ -301,13 +301,15 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 	switch {
 	case c == ObstacleInserted:
 		// Scenario 2, Algorithm 1 line 3: [TA]⁻ is old[at:firstR] and
-		// [BG]⁻ is old[lastR+1:]. Only the costs of [BG]⁻'s steps are
-		// needed (the search follows them without listing successors).
+		// [BG]⁻ is old[lastR+1:]. The costs of [BG]⁻'s steps are needed
+		// (the search follows them without listing successors); those of
+		// [TA]⁻ are only checked to be edges, since Algorithm 1 reaches
+		// a node of [TA]⁻ only from its old predecessor (lines 14–15).
 		scen, mode = InsertionAffected, dpaInsertion
-		if _, err := d.stepCosts(d.lastR+1, known, false); err != nil {
+		if _, err := d.stepCosts(d.lastR+1, len(old)-1, known, false); err != nil {
 			return Result{}, scen, err
 		}
-		if err := d.checkTA(known); err != nil {
+		if _, err := d.stepCosts(at, d.firstR-1, known, false); err != nil {
 			return Result{}, scen, err
 		}
 	default:
@@ -322,7 +324,7 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 		if affected {
 			scen = DeletionAffected
 		}
-		total, err := d.stepCosts(at, known, true)
+		total, err := d.stepCosts(at, len(old)-1, known, true)
 		if err != nil {
 			return Result{}, scen, err
 		}
@@ -333,16 +335,16 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 	return res, scen, err
 }
 
-// stepCosts fills stepC[from:len(old)−1] with the costs of the old path's
-// steps and returns their sum. When the old path is the one last
-// returned it reads them from the memo (costs before the change, equal
-// to today's outside R); otherwise it asks the graph. A step that is no
-// edge is an ErrOldPath unless inROK and an end of it is in R; it then
-// costs +Inf.
-func (d *DPAStar) stepCosts(from int, known, inROK bool) (float64, error) {
+// stepCosts fills stepC[from:to] with the costs of the old path's steps
+// (step i joins old[i] and old[i+1]) and returns their sum. When the old
+// path is the one last returned it reads them from the memo (costs before
+// the change, equal to today's outside R); otherwise it asks the graph. A
+// step that is no edge is an ErrOldPath unless inROK and an end of it is
+// in R; it then costs +Inf.
+func (d *DPAStar) stepCosts(from, to int, known, inROK bool) (float64, error) {
 	old := d.old
 	total := 0.0
-	for i := from; i+1 < len(old); i++ {
+	for i := from; i < to; i++ {
 		if known {
 			d.stepC[i] = d.memoG[i+1] - d.memoG[i]
 			total += d.stepC[i]
@@ -359,22 +361,6 @@ func (d *DPAStar) stepCosts(from int, known, inROK bool) (float64, error) {
 		total += c
 	}
 	return total, nil
-}
-
-// checkTA checks that the steps of [TA]⁻ are edges, unless the old path
-// is the one last returned: Algorithm 1 reaches a node of [TA]⁻ only from
-// its old predecessor (lines 14–15), and both ends of such a step lie
-// outside R, so it must be one.
-func (d *DPAStar) checkTA(known bool) error {
-	if known {
-		return nil
-	}
-	for i := d.at; i+1 < d.firstR; i++ {
-		if _, ok := d.edgeCost(d.old[i], d.old[i+1]); !ok {
-			return fmt.Errorf("%w: step %d → %d outside the affected region is not an edge", ErrOldPath, d.old[i], d.old[i+1])
-		}
-	}
-	return nil
 }
 
 // Forget drops the remembered path, so that the next Replan measures the
