@@ -30,11 +30,13 @@ func testParams() params {
 		DiagnosticsHz: 1, TFTimeout: 500 * time.Millisecond}
 }
 
-// testNode is a navnode on a loopback DDS domain, not yet subscribed;
-// its inbox is the planning goroutine's, drained by whoever the test
-// makes the planner.
-func testNode(t *testing.T, ctx context.Context, domain uint32) (*navnode, *dds.Middleware) {
+// testNode is a navnode on a loopback DDS domain, not yet subscribed,
+// closed when the test ends; its inbox is the planning goroutine's,
+// drained by whoever the test makes the planner.
+func testNode(t *testing.T, domain uint32) (*navnode, *dds.Middleware) {
 	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	mw, err := dds.New(dds.Loopback(domain))
 	require.NoError(t, err)
 	node, err := ros.NewNode(ctx, "navnode", ros.WithMiddleware(mw))
@@ -53,7 +55,7 @@ func testNode(t *testing.T, ctx context.Context, domain uint32) (*navnode, *dds.
 func TestObstaclesWhilePlannerBusy(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	n, _ := testNode(t, ctx, 172)
+	n, _ := testNode(t, 172)
 	w, err := newWorld(n.p)
 	require.NoError(t, err)
 	require.NoError(t, n.advertise())
@@ -96,9 +98,7 @@ func received(c *counters, topic string) int {
 // TestMalformedPayloadsInDiagnostics: payloads that do not decode are
 // counted in the inputs' diagnostics, which turn WARN.
 func TestMalformedPayloadsInDiagnostics(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, mw := testNode(t, ctx, 173)
+	n, mw := testNode(t, 173)
 	require.NoError(t, n.subscribe())
 	raw, err := mw.NewNode("hostile", "/")
 	require.NoError(t, err)
@@ -136,9 +136,7 @@ func value(s diagnostic_msgs.DiagnosticStatus, key string) string {
 // TestRefusedValuesLoggedOnce: refusals that differ only in the values
 // they carry from the wire are one kind: logged once, remembered once.
 func TestRefusedValuesLoggedOnce(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, _ := testNode(t, ctx, 174)
+	n, _ := testNode(t, 174)
 	w, err := newWorld(n.p)
 	require.NoError(t, err)
 	const goals = 2000
@@ -167,9 +165,7 @@ func transformAt(sec int32, x float64) *tf2_msgs.TFMessage {
 // (or a simulation reset that takes the clock back), the robot's
 // transforms are taken again and give its pose; static ones stay.
 func TestTFAfterClockJumpsBack(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, _ := testNode(t, ctx, 175)
+	n, _ := testNode(t, 175)
 	laser := &tf2_msgs.TFMessage{Transforms: []geometry_msgs.TransformStamped{{
 		Header: std_msgs.Header{FrameID: "base_link"}, ChildFrameID: "laser",
 		Transform: geometry_msgs.Transform{Translation: geometry_msgs.Vector3{Z: 0.2}, Rotation: geometry_msgs.Quaternion{W: 1}}}}}
@@ -196,9 +192,7 @@ func TestTFAfterClockJumpsBack(t *testing.T) {
 // with the newest input stamp, and follow the clock back when it jumps
 // back (a simulation reset, or a stamp from the future before).
 func TestSimTimeFollowsClockBack(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, _ := testNode(t, ctx, 176)
+	n, _ := testNode(t, 176)
 	n.p.SimTime = true
 	odom := func(sec int32) *nav_msgs.Odometry {
 		o := &nav_msgs.Odometry{Header: std_msgs.Header{Stamp: builtin_interfaces.Time{Sec: sec}, FrameID: "map"}, ChildFrameID: "base_link"}
@@ -224,9 +218,7 @@ func TestSimTimeFollowsClockBack(t *testing.T) {
 // TestRefusedReplacementDeletable: a marker re-added with a size the
 // costmap refuses leaves the first one, and a later DELETE removes it.
 func TestRefusedReplacementDeletable(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, _ := testNode(t, ctx, 177)
+	n, _ := testNode(t, 177)
 	w, err := newWorld(n.p)
 	require.NoError(t, err)
 	crate := func(size float64, action int32) *visualization_msgs.MarkerArray {
