@@ -40,11 +40,7 @@ func TestConfigFileListsEveryParameter(t *testing.T) {
 
 // TestParamChecks: values that pass their ranges but not together.
 func TestParamChecks(t *testing.T) {
-	base := func() params {
-		return params{MapFrame: "map", BaseFrame: "base_link", Mode: "aerial", Planner: "auto", Resolution: 0.1,
-			Size: r3.Vector{X: 20, Y: 20, Z: 4}, MinAltitude: 0.3, MaxAltitude: 3, SensorMinRange: 0.1, SensorMaxRange: 20,
-			RobotRadius: 0.3, InflationRadius: 0.6}
-	}
+	base := testParams
 	require.NoError(t, func() error { p := base(); return p.check() }())
 	for name, mod := range map[string]func(*params){
 		"mode":      func(p *params) { p.Mode = "boat" },
