@@ -142,7 +142,7 @@ func cloudLayout(msg *sensor_msgs.PointCloud2) (layout, error) {
 	}
 	for a := range ends {
 		for b := a + 1; b < 3; b++ {
-			if l.xyz[a].off < uint32(ends[b]) && l.xyz[b].off < uint32(ends[a]) {
+			if uint64(l.xyz[a].off) < ends[b] && uint64(l.xyz[b].off) < ends[a] {
 				return l, fmt.Errorf("%w: fields %q and %q overlap", ErrLayout, "xyz"[a:a+1], "xyz"[b:b+1])
 			}
 		}
