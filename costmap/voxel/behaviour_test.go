@@ -416,7 +416,9 @@ func TestRollingWindow(t *testing.T) {
 	require.Zero(t, m.Stats().Bricks)
 }
 
-// bruteSupercover lists the voxels whose closed cube the segment touches.
+// bruteSupercover lists the voxels whose closed cube, grown by
+// touchSlack on every side, the segment a→b (voxel units) meets: a slab
+// test per voxel.
 func bruteSupercover(a, b r3.Vector) map[Key]bool {
 	out := map[Key]bool{}
 	d := b.Sub(a)
@@ -426,13 +428,14 @@ func bruteSupercover(a, b r3.Vector) map[Key]bool {
 				t0, t1 := 0.0, 1.0
 				for ax, c := range [3]int32{x, y, z} {
 					o, dv := [3]float64{a.X, a.Y, a.Z}[ax], [3]float64{d.X, d.Y, d.Z}[ax]
+					lo, hi := float64(c)-touchSlack, float64(c)+1+touchSlack
 					if dv == 0 {
-						if o < float64(c) || o > float64(c)+1 {
+						if o < lo || o > hi {
 							t0, t1 = 1, 0
 						}
 						continue
 					}
-					ta, tb := (float64(c)-o)/dv, (float64(c)+1-o)/dv
+					ta, tb := (lo-o)/dv, (hi-o)/dv
 					t0, t1 = max(t0, min(ta, tb)), min(t1, max(ta, tb))
 				}
 				if t0 <= t1 {
@@ -446,22 +449,26 @@ func bruteSupercover(a, b r3.Vector) map[Key]bool {
 
 // TestLineOfSight compares LineOfSight with the brute-force supercover on
 // random segments between voxel centres (the planners' case, full of
-// exact edge and corner crossings) and between arbitrary points.
+// exact edge and corner crossings, which the brute force sees exactly:
+// it takes the centres in voxel units, k + 0.5, not rounded through
+// metres) and between arbitrary points.
 func TestLineOfSight(t *testing.T) {
 	m := populated(t)
 	rng := rand.New(rand.NewPCG(10, 11))
+	centre := func(k Key) r3.Vector { return vec(float64(k.X)+0.5, float64(k.Y)+0.5, float64(k.Z)+0.5) }
 	for i := range 3000 {
-		var a, b r3.Vector
+		var a, b, la, lb r3.Vector
 		if i%2 == 0 {
 			ka := Key{rng.Int32N(20), rng.Int32N(20), rng.Int32N(10)}
 			kb := ka.Add(rng.Int32N(9)-4, rng.Int32N(9)-4, rng.Int32N(5)-2)
-			a, b = m.frame.Center(ka), m.frame.Center(kb)
+			a, b, la, lb = m.frame.Center(ka), m.frame.Center(kb), centre(ka), centre(kb)
 		} else {
 			a, b = randomPoint(rng, 0.1), randomPoint(rng, 0.1)
+			la, lb = m.frame.local(a), m.frame.local(b)
 		}
 		maxCost := Cost([]int{0, 100, 252, 253, 254}[i%5])
 		want := true
-		for k := range bruteSupercover(m.frame.local(a), m.frame.local(b)) {
+		for k := range bruteSupercover(la, lb) {
 			if m.Cost(k) > maxCost {
 				want = false
 			}

@@ -14,117 +14,140 @@ type dda struct {
 	step   [3]int32
 	tMax   [3]float64 // t at which the segment leaves the current voxel, per axis
 	tDelta [3]float64 // t to cross one voxel, per axis
-	ties   int        // how many axes the last step moved along
 }
 
+// init starts the walk in the first voxel whose interior the segment
+// crosses: o's voxel, or on an axis along which the segment leaves o
+// downwards from a face, the voxel below that face.
 func (t *dda) init(o, d r3.Vector) {
-	t.k = Key{int32(math.Floor(o.X)), int32(math.Floor(o.Y)), int32(math.Floor(o.Z))}
-	t.axis(0, o.X, d.X, t.k.X)
-	t.axis(1, o.Y, d.Y, t.k.Y)
-	t.axis(2, o.Z, d.Z, t.k.Z)
+	t.k.X = t.axis(0, o.X, d.X)
+	t.k.Y = t.axis(1, o.Y, d.Y)
+	t.k.Z = t.axis(2, o.Z, d.Z)
 }
 
-func (t *dda) axis(a int, o, d float64, k int32) {
+func (t *dda) axis(a int, o, d float64) (k int32) {
 	switch {
 	case d > 0:
+		k = int32(math.Floor(o))
 		t.step[a], t.tMax[a], t.tDelta[a] = 1, (float64(k)+1-o)/d, 1/d
 	case d < 0:
+		k = int32(math.Ceil(o)) - 1
 		t.step[a], t.tMax[a], t.tDelta[a] = -1, (float64(k)-o)/d, -1/d
 	default:
+		k = int32(math.Floor(o))
 		t.step[a], t.tMax[a], t.tDelta[a] = 0, math.Inf(1), math.Inf(1)
 	}
+	return k
 }
 
 // next moves to the next voxel and reports whether the segment reaches it
 // with positive length. Where the segment crosses an edge or a corner
-// exactly, it moves along every axis involved at once.
+// exactly, it moves along every axis involved at once. It sums up the
+// crossing times voxel by voxel, so a crossing can come a rounding error
+// early or late: the clearing walks that follow it stop at their end
+// voxel, and Ray walks exactly.
 func (t *dda) next() bool {
 	tm := min(t.tMax[0], t.tMax[1], t.tMax[2])
 	if !(tm < 1) {
 		return false
 	}
-	t.ties = 0
 	if t.tMax[0] == tm {
 		t.k.X += t.step[0]
 		t.tMax[0] += t.tDelta[0]
-		t.ties++
 	}
 	if t.tMax[1] == tm {
 		t.k.Y += t.step[1]
 		t.tMax[1] += t.tDelta[1]
-		t.ties++
 	}
 	if t.tMax[2] == tm {
 		t.k.Z += t.step[2]
 		t.tMax[2] += t.tDelta[2]
-		t.ties++
 	}
 	return true
 }
 
 // Ray calls fn for every voxel whose interior the segment from a to b
-// crosses, in order from a's voxel to b's, until fn returns false. This is
-// the traversal sensor rays clear along. Points that are not finite visit
-// nothing.
+// crosses, in order, until fn returns false. It is the walk of dda with
+// every crossing time computed from its face instead of summed up, and
+// bounded by the last voxel the segment crosses, so that a segment
+// passing exactly through an edge or corner, or ending exactly on a face,
+// is walked exactly. Simulated sensor rays take it. Points that are not
+// finite visit nothing.
 func (f Frame) Ray(a, b r3.Vector, fn func(Key) bool) {
 	if !finite(a) || !finite(b) {
 		return
 	}
-	o := f.local(a)
-	var t dda
-	t.init(o, f.local(b).Sub(o))
-	limit := maxSteps(o, f.local(b))
-	for range limit {
-		if !fn(t.k) || !t.next() {
+	o, e := f.local(a), f.local(b)
+	var w exactWalk
+	w.init(o, e)
+	for range maxSteps(o, e) {
+		if !fn(Key{w.k[0], w.k[1], w.k[2]}) || !w.next() {
 			return
 		}
 	}
+}
+
+// exactWalk is Ray's walk: per axis, the segment o + t·d, the current
+// voxel's and the last voxel's coordinates, and the time the segment
+// leaves the current voxel (+Inf at the last coordinate).
+type exactWalk struct {
+	o, d, tMax [3]float64
+	k, last    [3]int32
+}
+
+func (w *exactWalk) init(o, e r3.Vector) {
+	var t dda
+	d := e.Sub(o)
+	t.init(o, d)
+	w.o, w.d = [3]float64{o.X, o.Y, o.Z}, [3]float64{d.X, d.Y, d.Z}
+	w.k = [3]int32{t.k.X, t.k.Y, t.k.Z}
+	ends := [3]float64{e.X, e.Y, e.Z}
+	for a := range 3 {
+		// The last voxel: e's, or where the segment ends going up onto
+		// a face, the one below it.
+		if w.d[a] > 0 {
+			w.last[a] = int32(math.Ceil(ends[a])) - 1
+		} else {
+			w.last[a] = int32(math.Floor(ends[a]))
+		}
+		w.leave(a)
+	}
+}
+
+// leave sets the time the segment leaves the current voxel along axis a.
+func (w *exactWalk) leave(a int) {
+	switch k := w.k[a]; {
+	case k == w.last[a]:
+		w.tMax[a] = math.Inf(1)
+	case w.d[a] > 0:
+		w.tMax[a] = (float64(k) + 1 - w.o[a]) / w.d[a]
+	default:
+		w.tMax[a] = (float64(k) - w.o[a]) / w.d[a]
+	}
+}
+
+// next moves to the next voxel, along every axis whose crossing time is
+// the least, and reports false at the last voxel.
+func (w *exactWalk) next() bool {
+	tm := min(w.tMax[0], w.tMax[1], w.tMax[2])
+	if math.IsInf(tm, 1) {
+		return false
+	}
+	for a := range 3 {
+		if w.tMax[a] == tm {
+			if w.d[a] > 0 {
+				w.k[a]++
+			} else {
+				w.k[a]--
+			}
+			w.leave(a)
+		}
+	}
+	return true
 }
 
 // maxSteps bounds the voxels a traversal from o to e can visit.
 func maxSteps(o, e r3.Vector) int {
 	d := e.Sub(o).Abs()
 	return int(math.Min(d.X+d.Y+d.Z+4, 1<<24))
-}
-
-// Supercover calls fn for every voxel whose closed cube the segment from a
-// to b touches, until fn returns false: where the segment crosses an edge
-// or corner exactly, the voxels sharing it are visited too. Line of sight
-// uses it, so that a straight move between voxel centres is checked as
-// the no-corner-cutting rule of a 26-connected lattice checks a step.
-func (f Frame) Supercover(a, b r3.Vector, fn func(Key) bool) {
-	if !finite(a) || !finite(b) {
-		return
-	}
-	o := f.local(a)
-	var t dda
-	t.init(o, f.local(b).Sub(o))
-	limit := maxSteps(o, f.local(b))
-	for range limit {
-		if !fn(t.k) {
-			return
-		}
-		prev := t.k
-		if !t.next() {
-			return
-		}
-		if t.ties > 1 && !cornerVoxels(prev, t.k, fn) {
-			return
-		}
-	}
-}
-
-// cornerVoxels visits the voxels of the box spanned by two voxels that
-// differ on several axes, except the two themselves.
-func cornerVoxels(a, b Key, fn func(Key) bool) bool {
-	for z := min(a.Z, b.Z); z <= max(a.Z, b.Z); z++ {
-		for y := min(a.Y, b.Y); y <= max(a.Y, b.Y); y++ {
-			for x := min(a.X, b.X); x <= max(a.X, b.X); x++ {
-				if k := (Key{x, y, z}); k != a && k != b && !fn(k) {
-					return false
-				}
-			}
-		}
-	}
-	return true
 }
