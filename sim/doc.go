@@ -96,7 +96,7 @@
 //	  laser: {samples: 360, range: 12, rate: 10, z: 0.2}  # z: above base_link; default: ground robots half their height
 //	timeout: 40                 # default 60 with goals, none without
 //	goal_tolerance: 0.3         # default 0.3 (ground robots: in the plane)
-//	on_collision: stop          # stop (the mission ends) or continue (counted)
+//	on_collision: stop          # stop (the mission ends) or continue (counted; then only expect: collision is met)
 //	unreachable_after: 3        # seconds of navnode saying unreachable before the mission ends so
 //	expect: reached             # or {result: reached, saw_status: [unreachable], min_replans: 2}
 //	navnode: {resolution: 0.2}  # navnode parameters beyond those derived (NavnodeParams)

@@ -13,7 +13,8 @@ func (m *Mission) apply(e ObstacleEvent) (ObstacleChange, bool) {
 	case Delete:
 		m.moves = slices.DeleteFunc(m.moves, func(mv motion) bool { return mv.id == e.ID })
 		return ObstacleChange{ID: e.ID, Action: Delete}, m.World.Delete(e.ID)
-	case Add:
+	case Add: // replaces the obstacle, and ends its motion
+		m.moves = slices.DeleteFunc(m.moves, func(mv motion) bool { return mv.id == e.ID })
 		s := e.Shape
 		if e.Ahead > 0 {
 			s.Center = m.ahead(e.Ahead, s)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"slices"
 
 	"github.com/golang/geo/r3"
@@ -261,7 +262,7 @@ func (m *Mission) Step() StepResult {
 	}
 	res.Lidar = sc.Lidar != nil && due(&m.nextLidar, m.t, sc.Lidar.Rate)
 	res.Laser = sc.Laser != nil && due(&m.nextLaser, m.t, sc.Laser.Rate)
-	m.check()
+	m.check(before)
 	res.Done = m.outcome != nil
 	return res
 }
@@ -279,13 +280,13 @@ func due(next *float64, t, rate float64) bool {
 	return true
 }
 
-// check looks for the end of the mission.
-func (m *Mission) check() {
+// check looks for the end of the mission, after a step from before.
+func (m *Mission) check(before r3.Vector) {
 	sc, pos := m.Scenario, m.robot.State.Pos
-	what, hit := m.World.Collides(m.body, pos)
+	what, at, hit := m.collides(before, pos)
 	if hit && !m.touching {
 		m.collisions++
-		m.log.Write(CollisionRecord{Type: "collision", T: round4(m.t), P: arr(pos), With: what})
+		m.log.Write(CollisionRecord{Type: "collision", T: round4(m.t), P: arr(at), With: what})
 	}
 	m.touching = hit
 	final := !m.interactive && m.goal != nil && m.nextGoal == len(sc.Goals)
@@ -300,6 +301,28 @@ func (m *Mission) check() {
 		m.finish(Timeout)
 	}
 }
+
+// collides reports whether the robot touched an obstacle on its move
+// from before to pos, what and where. A fast robot moves further in a
+// step than a thin wall is thick, so the move is checked at points at
+// most a quarter of the body's radius apart (at most maxSweepSamples):
+// the body sweeps nothing thicker unchecked, and a contact between two
+// points is missed only when it is shallower than radius/128.
+func (m *Mission) collides(before, pos r3.Vector) (what string, at r3.Vector, hit bool) {
+	move := pos.Sub(before)
+	n := min(int(math.Ceil(move.Norm()/(m.body.Radius/4))), maxSweepSamples)
+	for i := 1; i < n; i++ {
+		p := before.Add(move.Mul(float64(i) / float64(n)))
+		if what, hit := m.World.Collides(m.body, p); hit {
+			return what, p, true
+		}
+	}
+	what, hit = m.World.Collides(m.body, pos)
+	return what, pos, hit
+}
+
+// maxSweepSamples bounds the points collides checks on one move.
+const maxSweepSamples = 4096
 
 // reached reports whether pos is within the goal tolerance of the goal
 // (ground robots: in the plane).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/golang/geo/r3"
 )
 
 // Outcome is how a mission ended: the log's last line.
@@ -56,14 +58,22 @@ func (m *Mission) finish(r string) {
 	}
 	o.OK, o.Why = m.Scenario.Expect.Check(o)
 	m.outcome = o
+	// The robot stays at rest where the mission ended.
+	st := &m.robot.State
+	st.Vel, st.YawRate, st.Speed = r3.Vector{}, 0, 0
 	m.log.Write(o)
 }
 
 // Check reports whether outcome o meets the expectation, and if not why.
 func (e Expect) Check(o *Outcome) (bool, string) {
 	var why []string
-	if o.Result != e.Result {
+	switch {
+	case e.Result == Collision && o.Collisions > 0:
+	case o.Result != e.Result:
 		why = append(why, fmt.Sprintf("result %s, expected %s", o.Result, e.Result))
+	}
+	if o.Collisions > 0 && e.Result != Collision && o.Result != Collision {
+		why = append(why, fmt.Sprintf("%d collisions", o.Collisions))
 	}
 	for _, s := range e.SawStatus {
 		if !slices.Contains(o.Statuses, s) {

@@ -28,7 +28,7 @@ type Scenario struct {
 
 	Timeout          float64 // seconds from the start; 0: none
 	GoalTolerance    float64 // the final goal is reached within this distance (ground robots: in the plane), metres
-	OnCollision      string  // "stop" (the mission ends in a collision) or "continue" (collisions are counted)
+	OnCollision      string  // "stop" (the mission ends in a collision) or "continue" (collisions are counted; see Expect)
 	UnreachableAfter float64 // seconds navnode must report the final goal unreachable for the mission to end so
 	Expect           Expect
 	// Navnode holds navnode parameters the scenario sets beyond those
@@ -80,12 +80,14 @@ var HostileKinds = []string{"garbage_obstacles", "nan_goal", "unknown_frame_goal
 const (
 	Reached     = "reached"     // the robot came within GoalTolerance of the final goal
 	Timeout     = "timeout"     // Timeout passed first
-	Collision   = "collision"   // the robot touched an obstacle (OnCollision "stop", or any with "continue")
+	Collision   = "collision"   // the robot touched an obstacle with OnCollision "stop"
 	Unreachable = "unreachable" // navnode reported the final goal unreachable for UnreachableAfter
 	Stopped     = "stopped"     // stopped from outside (SIGINT) before any of those
 )
 
-// Expect is what a test expects of a mission.
+// Expect is what a test expects of a mission. A mission in which the
+// robot touched an obstacle meets only Result Collision, whether it ended
+// there (OnCollision "stop") or went on ("continue").
 type Expect struct {
 	Result     string   // one of the mission results; default Reached
 	SawStatus  []string // navnode statuses that must have been reported at some time

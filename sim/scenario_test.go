@@ -122,6 +122,7 @@ func TestBadScenarios(t *testing.T) {
 		robot + "sensors: {lidar: {range: -3}}":                                                                           "range",
 		robot + "sensors: {lidar: {no_return: maybe}}":                                                                    "no_return",
 		robot + "sensors: {laser: {rate: 1e9}}":                                                                           "rate",
+		robot + "sensors: {lidar: {rate: 100}}":                                                                           "steps every 0.02 s",
 		robot + "sensors: {sonar: {}}":                                                                                    "sonar",
 		robot + "timeout: -1":                                                                                             "timeout",
 		robot + "goal_tolerance: 0.0001e9":                                                                                "goal_tolerance",

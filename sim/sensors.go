@@ -31,7 +31,7 @@ type Lidar struct {
 	VerticalFOV float64 // degrees, [0, 180); one beam looks at the horizon
 	Samples     int     // azimuths per ring, 8 to 4096
 	Range       float64 // metres, (0, 200]
-	Rate        float64 // scans per second, (0, 100]
+	Rate        float64 // scans per second, (0, 50]: at most one a step
 	Z           float64 // height above base_link, metres
 	NoReturn    string  // NoReturnClear (default), NoReturnInf or NoReturnDrop
 
@@ -44,7 +44,7 @@ type Lidar struct {
 type Laser struct {
 	Samples int     // 8 to 8192
 	Range   float64 // metres, (0, 200]
-	Rate    float64 // scans per second, (0, 100]
+	Rate    float64 // scans per second, (0, 50]: at most one a step
 	Z       float64 // height above base_link, metres
 }
 
@@ -75,8 +75,8 @@ func checkRange(name string, rng, rate, z float64) error {
 	switch {
 	case !(rng > 0 && rng <= 200):
 		return fmt.Errorf("%s range %v m: want (0, 200]", name, rng)
-	case !(rate > 0 && rate <= 100):
-		return fmt.Errorf("%s rate %v Hz: want (0, 100]", name, rate)
+	case !(rate > 0 && rate <= 1/StepDT):
+		return fmt.Errorf("%s rate %v Hz: want (0, %v]: the simulation steps every %v s", name, rate, 1/StepDT, StepDT)
 	case !(math.Abs(z) <= 10):
 		return fmt.Errorf("%s z %v m: want within 10 m of base_link", name, z)
 	}
