@@ -125,7 +125,8 @@ type Config struct {
 	// shorter than a planner's set-up still makes progress. A* starts over
 	// on each Tick, so an A* search longer than the Budget never finishes.
 	Budget time.Duration
-	// RepairBudget, for D* Lite without a Budget, bounds the search of a
+	// RepairBudget, for D* Lite without a Budget (under one it does
+	// nothing: the Budget bounds every Tick), bounds the search of a
 	// Tick after a change that crossed the remaining path (0: none). When
 	// the repair runs out of it and the old path is no longer legal, the
 	// Tick publishes a detour instead: A* on the lattice from the robot

@@ -41,7 +41,7 @@ func (l *Loop) detour(ctx context.Context) bool {
 			}
 		}
 	}
-	if last < 0 || l.cfg.RepairBudget <= 0 || l.dstar == nil {
+	if last < 0 || l.cfg.RepairBudget <= 0 || l.cfg.Budget > 0 || l.dstar == nil {
 		return false
 	}
 	from := max(first-1-rejoinMargin, 0) // old[:from+1] is still legal

@@ -1,8 +1,6 @@
 package replanner
 
 import (
-	"math"
-
 	"github.com/navnode/navnode/costmap/voxel"
 	"github.com/navnode/navnode/planners"
 )
@@ -104,7 +102,7 @@ func (g *lattice) nearest(k voxel.Key, radius, res float64) (planners.NodeID, bo
 	if !(radius >= 0) {
 		return planners.None, false
 	}
-	r := int32(math.Min(radius/res, maxToleranceVoxels))
+	r, r2 := voxel.RadiusVoxels(radius, res, maxToleranceVoxels)
 	// k relative to the box; both within ±MaxCoord, so this fits int32.
 	cx, cy, cz := k.X-g.box.Min.X, k.Y-g.box.Min.Y, k.Z-g.box.Min.Z
 	zr := r
@@ -135,7 +133,7 @@ func (g *lattice) nearest(k voxel.Key, radius, res float64) (planners.NodeID, bo
 						continue
 					}
 					d2 := dx*dx + dy*dy + dz*dz
-					if d2 > r*r || (found && d2 > bestD2) {
+					if float64(d2) > r2 || (found && d2 > bestD2) {
 						continue
 					}
 					n := g.ID(x, y, z)

@@ -56,7 +56,10 @@ type Output struct {
 // end nor, beyond one deadline-check interval, past Config.Budget.
 func (l *Loop) Tick(ctx context.Context) Output {
 	out := l.tick(ctx)
-	out.Pending = l.stale || (out.Status == Following && out.Epsilon > 1)
+	// A search left unfinished goes on only while there is a goal to plan
+	// to from a usable start: not Idle, Reached, Blocked or Unreachable.
+	searching := out.Status == Planning || out.Status == Following
+	out.Pending = searching && (l.stale || out.Epsilon > 1)
 	return out
 }
 

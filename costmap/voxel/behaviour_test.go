@@ -484,9 +484,12 @@ func TestNearestFree(t *testing.T) {
 	for i := range 300 {
 		p := randomPoint(rng, 0.1)
 		radius := rng.Float64() * 0.6
+		if i%2 == 0 { // whole voxels in decimal, not in binary: 0.3 m is 2.9999999999999996 voxels
+			radius = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}[rng.IntN(6)]
+		}
 		maxCost := Cost([]int{0, 128, 252}[i%3])
 		c, _ := m.frame.KeyOf(p)
-		r := int32(radius / 0.1)
+		r := int32(radius/0.1) + 1
 		var want Key
 		found := false
 		var bestD2 int32
@@ -495,7 +498,8 @@ func TestNearestFree(t *testing.T) {
 				for x := -r; x <= r; x++ {
 					d2 := x*x + y*y + z*z
 					k := c.Add(x, y, z)
-					if d2 > r*r || m.Cost(k) > maxCost {
+					// centres within the radius, metres, to 1e-9 relative
+					if math.Sqrt(float64(d2))*0.1 > radius*(1+1e-9) || m.Cost(k) > maxCost {
 						continue
 					}
 					if !found || d2 < bestD2 || (d2 == bestD2 && compareKeys(k, want) < 0) {

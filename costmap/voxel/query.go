@@ -40,7 +40,7 @@ func (m *Map) NearestFree(p r3.Vector, radius float64, maxCost Cost) (Key, bool)
 	if !ok || !(radius >= 0) {
 		return Key{}, false
 	}
-	r := int32(math.Min(radius/m.frame.Resolution, maxRadiusVoxels))
+	r, r2 := RadiusVoxels(radius, m.frame.Resolution, maxRadiusVoxels)
 	best, bestD2, found := Key{}, int32(0), false
 	// Shells of growing Chebyshev distance s: every voxel of shell s is at
 	// least s away, so the search ends once the best is nearer than s+1.
@@ -52,7 +52,7 @@ func (m *Map) NearestFree(p r3.Vector, radius float64, maxCost Cost) (Key, bool)
 						continue
 					}
 					d2 := x*x + y*y + z*z
-					if d2 > r*r || (found && d2 > bestD2) {
+					if float64(d2) > r2 || (found && d2 > bestD2) {
 						continue
 					}
 					k := c.Add(x, y, z)
@@ -70,6 +70,17 @@ func (m *Map) NearestFree(p r3.Vector, radius float64, maxCost Cost) (Key, bool)
 		}
 	}
 	return best, found
+}
+
+// RadiusVoxels converts a search radius of radius metres into voxels of
+// edge res: the largest whole number of voxels within it, at most limit,
+// and the radius squared, to compare with squared distances between voxel
+// centres. It allows a relative 1e-9, so that a voxel centre exactly at
+// the radius counts as within it: 0.3 m is 2.9999999999999996 voxels of
+// 0.1 m in floating point, and truncating it lost the voxels 3 away.
+func RadiusVoxels(radius, res float64, limit int32) (r int32, r2 float64) {
+	v := math.Min(radius/res*(1+1e-9), float64(limit))
+	return int32(v), v * v
 }
 
 func abs32(v int32) int32 {
