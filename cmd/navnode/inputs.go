@@ -129,6 +129,24 @@ func (n *navnode) apply(topic string, u voxel.Update) {
 	})
 }
 
+// applySensor applies a sensor's update stamped stamp, then, with decay_s,
+// forgets the marks no sensor has hit again within decay_s before that
+// stamp. Decay runs on the sensors' clock, not navnode's: a robot whose
+// clock is off navnode's, or a bag played without use_sim_time, neither
+// loses its marks at once nor keeps them for ever.
+func (n *navnode) applySensor(topic string, u voxel.Update, stamp time.Duration) {
+	n.send(func(w *world) {
+		skipped, err := w.apply(u)
+		if err != nil {
+			n.bad(topic, err)
+		}
+		n.cnt.skip(skipped)
+		if n.p.Decay > 0 {
+			_, _ = w.apply(voxel.Expire{Now: stamp}) // cannot fail
+		}
+	})
+}
+
 func (n *navnode) onMap(m *nav_msgs.OccupancyGrid) {
 	if f := tf.FrameName(m.Header.FrameID); f != n.p.MapFrame {
 		n.dropped(topicMap, fmt.Errorf("%w: map in frame %q, want %q", tf.ErrUnknownFrame, f, n.p.MapFrame))
@@ -164,8 +182,8 @@ func (n *navnode) onPoints(m *sensor_msgs.PointCloud2) {
 		n.bad(topicPoints, err)
 		return
 	}
-	n.apply(topicPoints, &voxel.Cloud{Origin: t.Translation, Points: pts,
-		MinRange: n.p.SensorMinRange, MaxRange: n.p.SensorMaxRange, Stamp: stamp})
+	n.applySensor(topicPoints, &voxel.Cloud{Origin: t.Translation, Points: pts,
+		MinRange: n.p.SensorMinRange, MaxRange: n.p.SensorMaxRange, Stamp: stamp}, stamp)
 }
 
 func (n *navnode) onScan(m *sensor_msgs.LaserScan) {
@@ -191,7 +209,7 @@ func (n *navnode) onScan(m *sensor_msgs.LaserScan) {
 		n.bad(topicScan, fmt.Errorf("%w: range_min %v ≥ range_max %v after the sensor limits", rosconv.ErrInvalid, s.RangeMin, s.RangeMax))
 		return
 	}
-	n.apply(topicScan, s)
+	n.applySensor(topicScan, s, stamp)
 }
 
 func (n *navnode) onObstacles(msg *visualization_msgs.MarkerArray) {

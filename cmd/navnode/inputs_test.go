@@ -9,6 +9,8 @@ import (
 	"github.com/golang/geo/r3"
 	"github.com/stretchr/testify/require"
 
+	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/internal/rosconv"
 	"github.com/navnode/navnode/internal/tf"
 	"github.com/navnode/navnode/msgs/builtin_interfaces"
 	"github.com/navnode/navnode/msgs/diagnostic_msgs"
@@ -241,4 +243,40 @@ func TestRefusedReplacementDeletable(t *testing.T) {
 	n.cnt.mu.Lock()
 	defer n.cnt.mu.Unlock()
 	require.Equal(t, 1, n.cnt.bad[topicObstacles], "only the refused one is malformed")
+}
+
+// TestDecayForgetsMarks: with decay_s, a sensor mark that no cloud hits
+// again for longer than decay_s, on the clouds' own clock, is forgotten;
+// one hit again within it stays.
+func TestDecayForgetsMarks(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n, _ := testNode(t, 178)
+	n.p.Decay = time.Second
+	w, err := newWorld(n.p)
+	require.NoError(t, err)
+	require.NoError(t, n.advertise())
+	done := make(chan struct{})
+	go func() { n.serve(ctx, w); close(done) }()
+
+	gone, kept := r3.Vector{X: 3.05, Y: 0.05, Z: 1.05}, r3.Vector{X: -3.05, Y: 0.05, Z: 1.05} // voxel centres
+	cloud := func(stamp time.Duration, pts ...r3.Vector) {
+		c, err := rosconv.VoxelCloud(pts, "map", stamp)
+		require.NoError(t, err)
+		n.onPoints(&c)
+	}
+	occupied := func(p r3.Vector) bool {
+		got := make(chan bool)
+		n.send(func(w *world) { c, _ := w.vm.CostAt(p); got <- c == voxel.Lethal })
+		return <-got
+	}
+	cloud(100*time.Second, gone, kept)
+	require.True(t, occupied(gone))
+	cloud(100*time.Second+900*time.Millisecond, kept)
+	require.True(t, occupied(gone), "0.9 s old: within decay_s")
+	cloud(101*time.Second+500*time.Millisecond, kept)
+	require.False(t, occupied(gone), "1.5 s old on the clouds' clock")
+	require.True(t, occupied(kept), "hit again 0.6 s ago")
+	cancel()
+	<-done
 }
