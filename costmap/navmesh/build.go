@@ -6,10 +6,18 @@ import (
 
 // buildScratch is reused by every tile build.
 type buildScratch struct {
-	cell []uint8  // per voxel of the tile: 0 not a cell (or taken), band+1 otherwise
+	cell []uint8  // per voxel of the tile: 0 not a cell (or taken), band+1 otherwise, | stacked
 	col  []uint8  // Ground: one column's costs, from Bounds.Min.Z−1 to Bounds.Max.Z+Headroom−1
 	out  []Region // the tile's regions
 }
+
+// stacked marks a Ground cell whose column holds another cell within
+// MaxStep levels of it. Such a cell is a region of its own: a rectangle
+// grown over it could overlap, seen from above, a region on the other
+// level, and the two meet their neighbours along edges a single portal
+// cannot describe (the cells under a slab and those on it, both a step
+// from the cells beside them). It takes headroom below MaxStep.
+const stacked = 0x80
 
 // decompose returns the regions of the tile box tb, in a canonical order
 // that depends on the tile's cells only: a greedy cover by boxes, each
@@ -36,12 +44,11 @@ func (m *Mesh) decompose(tb voxel.Box) []Region {
 				if v == 0 {
 					continue
 				}
-				x1 := x
-				for x1+1 < w && s.cell[at(x1+1, y, z)] == v {
+				x1, y1, grow := x, y, v&stacked == 0
+				for grow && x1+1 < w && s.cell[at(x1+1, y, z)] == v {
 					x1++
 				}
-				y1 := y
-				for y1+1 < h && s.rowIs(at(x, y1+1, z), at(x1, y1+1, z), v) {
+				for grow && y1+1 < h && s.rowIs(at(x, y1+1, z), at(x1, y1+1, z), v) {
 					y1++
 				}
 				z1 := z
@@ -53,7 +60,7 @@ func (m *Mesh) decompose(tb voxel.Box) []Region {
 						clear(s.cell[at(x, yy, zz) : at(x1, yy, zz)+1])
 					}
 				}
-				band := v - 1
+				band := v&^stacked - 1
 				s.out = append(s.out, Region{
 					Cells: voxel.Box{
 						Min: voxel.Key{X: tb.Min.X + x, Y: tb.Min.Y + y, Z: tb.Min.Z + z},
@@ -115,10 +122,16 @@ func (m *Mesh) classifyGround(tb voxel.Box) {
 			for z := lo; z <= hi; z++ {
 				s.col = append(s.col, m.src.Cost(voxel.Key{X: x, Y: y, Z: z}))
 			}
+			last := int32(-1 << 30) // the level of the column's last cell
 			for z := tb.Min.Z; z <= tb.Max.Z; z++ {
 				if band, ok := m.walkable(s.col[z-tb.Min.Z:], z == cfg.Bounds.Min.Z); ok {
 					i := int(x-tb.Min.X) + w*(int(y-tb.Min.Y)+h*int(z-tb.Min.Z))
 					s.cell[i] = band + 1
+					if z-last <= cfg.MaxStep {
+						s.cell[i] |= stacked
+						s.cell[int(x-tb.Min.X)+w*(int(y-tb.Min.Y)+h*int(last-tb.Min.Z))] |= stacked
+					}
+					last = z
 				}
 			}
 		}

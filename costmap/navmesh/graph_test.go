@@ -151,6 +151,33 @@ func TestConnectivityEqualsVoxels(t *testing.T) {
 	}
 }
 
+// TestStepOntoOverhang: with MaxStep 2, cell (0,0,1) and its side
+// neighbour (1,0,3) are 2 levels apart, so they connect. (1,0,1) is a
+// cell too, under the slab at z=2: (0,0,1) and (1,0,1) made one rectangle
+// that overlapped (1,0,3) seen from above, and the portal test found no
+// shared edge, so (1,0,3) was cut off (found in review, 2026-11-22).
+func TestStepOntoOverhang(t *testing.T) {
+	g := newGrid(2, 1, 5)
+	cs := newChangeSet()
+	g.fill(voxel.Box{Max: voxel.Key{X: 1, Y: 0, Z: 0}}, voxel.Lethal, cs) // floor
+	g.set(voxel.Key{X: 1, Y: 0, Z: 2}, voxel.Lethal, cs)                  // a slab over (1,0,1)
+	cfg := Config{Mode: Ground, Bounds: voxel.Box{Min: voxel.Key{Z: 1}, Max: voxel.Key{X: 1, Y: 0, Z: 3}}, MaxStep: 2}
+	m, err := New(g, cfg)
+	require.NoError(t, err)
+	isCell := cellTest(m, g)
+	for _, k := range []voxel.Key{{X: 0, Y: 0, Z: 1}, {X: 1, Y: 0, Z: 1}, {X: 1, Y: 0, Z: 3}} {
+		_, ok := isCell(k)
+		require.True(t, ok, "%v is a walkable cell", k)
+	}
+	a, b := m.Locate(voxel.Key{X: 0, Y: 0, Z: 1}), m.Locate(voxel.Key{X: 1, Y: 0, Z: 3})
+	require.NotEqual(t, planners.None, a)
+	require.NotEqual(t, planners.None, b)
+	lab := labels(m)
+	ra, _ := m.Region(a)
+	rb, _ := m.Region(b)
+	require.Equal(t, lab[a], lab[b], "side neighbours (0,0,1) and (1,0,3), 2 ≤ MaxStep levels apart, are not connected: regions %v and %v, edges of b %v", ra.Cells, rb.Cells, m.Successors(b, nil))
+}
+
 // TestPathCostsOfNonPaths: steps that are no edges, or whose ends are no
 // regions, cost +Inf, and no id panics.
 func TestPathCostsOfNonPaths(t *testing.T) {

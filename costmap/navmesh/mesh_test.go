@@ -31,6 +31,8 @@ func testWorlds() []world {
 	aerial.fill(voxel.Box{Min: room.Min.Add(1, 1, 1), Max: room.Max.Add(-1, -1, -1)}, 0, newChangeSet())
 	ground := newGrid(40, 36, 8)
 	ground.fill(voxel.Box{Max: voxel.Key{X: 39, Y: 35, Z: 0}}, voxel.Lethal, newChangeSet()) // a floor
+	steps := newGrid(40, 36, 8)
+	steps.fill(voxel.Box{Max: voxel.Key{X: 39, Y: 35, Z: 0}}, voxel.Lethal, newChangeSet())
 	flat := newGrid(48, 40, 1)
 	return []world{
 		{"aerial", aerial, Config{Mode: Aerial, Bounds: aerial.box, Tile: 8, Bands: 3, Penalty: 2},
@@ -44,6 +46,17 @@ func testWorlds() []world {
 					c = editCosts[rng.IntN(len(editCosts))]
 				}
 				g.fill(g.randomBox(rng, 7, 0, 7), c, cs) // the floor and the voxels above the bounds too
+			}},
+		// Steps of two voxels and no headroom: one column can hold two
+		// cells two levels apart, one under a slab, both within a step
+		// of their neighbours.
+		{"ground-steps", steps, Config{Mode: Ground, Bounds: voxel.Box{Min: voxel.Key{Z: 1}, Max: voxel.Key{X: 39, Y: 35, Z: 6}}, Tile: 8, MaxStep: 2},
+			func(rng *rand.Rand, g *grid, cs *voxel.ChangeSet) {
+				c := voxel.Cost(voxel.Lethal)
+				if rng.IntN(3) == 0 {
+					c = editCosts[rng.IntN(len(editCosts))]
+				}
+				g.fill(g.randomBox(rng, 5, 0, 7), c, cs)
 			}},
 		{"ground-flat", flat, Config{Mode: Ground, Bounds: flat.box, Tile: 16, ImplicitFloor: true, Bands: 2, Penalty: 1},
 			func(rng *rand.Rand, g *grid, cs *voxel.ChangeSet) {

@@ -181,3 +181,31 @@ func TestStraightPathErrors(t *testing.T) {
 	_, err = m.StraightPath([3]float64{-5, -5, 0}, [3]float64{}, []planners.NodeID{0}, nil)
 	require.ErrorIs(t, err, ErrRoute)
 }
+
+// TestStraightPathFarFromLattice is the map on which the mesh route is
+// far from the lattice's (found in review, 2026-11-22; see the README): a
+// wall x = 10, y 1..6, with a corridor under it and a gap over its top
+// between walls at y = 7. From (9, 6) to (11, 6) the lattice goes over the
+// top (cost 4); the region in the gap is tall and its centre far, so the
+// mesh route goes under the wall. The path is legal, and 13 cells long.
+func TestStraightPathFarFromLattice(t *testing.T) {
+	g := newGrid(21, 16, 1)
+	cs := newChangeSet()
+	g.fill(voxel.Box{Min: voxel.Key{X: 10, Y: 1}, Max: voxel.Key{X: 10, Y: 6}}, voxel.Lethal, cs)
+	g.fill(voxel.Box{Min: voxel.Key{X: 0, Y: 7}, Max: voxel.Key{X: 8, Y: 7}}, voxel.Lethal, cs)
+	g.fill(voxel.Box{Min: voxel.Key{X: 12, Y: 7}, Max: voxel.Key{X: 20, Y: 7}}, voxel.Lethal, cs)
+	m, err := New(g, Config{Mode: Ground, Bounds: g.box, ImplicitFloor: true})
+	require.NoError(t, err)
+	a, b := voxel.Key{X: 9, Y: 6}, voxel.Key{X: 11, Y: 6}
+	ctx := context.Background()
+	res, err := planners.NewAStar(m).Plan(ctx, m.Locate(a), m.Locate(b), nil)
+	require.NoError(t, err)
+	pts, err := m.StraightPath(keyPoint(a), keyPoint(b), res.Path, nil)
+	require.NoError(t, err)
+	checkLegal(t, m, res.Path, pts, cellTest(m, g))
+	lat, cellID := cellLattice(t, m, g)
+	want, err := planners.NewAStar(lat).Plan(ctx, cellID(a), cellID(b), nil)
+	require.NoError(t, err)
+	require.InDelta(t, 4, want.Cost, 1e-9)
+	require.InDelta(t, 13, corridor.Length(pts), 1e-9, "%v", pts)
+}
