@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -283,6 +284,85 @@ func TestGridAligned(t *testing.T) {
 			for _, d := range [][2]float64{{0.25, 0.25}, {0.75, 0.75}} {
 				k, _ := fine.KeyOf(g.Origin.Add(vec((float64(i)+d[0])*0.1, (float64(j)+d[1])*0.1, 0.05)))
 				require.Equal(t, want, b.state[(k.X-b.box.Min.X)+(k.Y-b.box.Min.Y)*b.w])
+			}
+		}
+	}
+}
+
+// clipArea returns the area of the convex polygon p (counter-clockwise)
+// clipped to the square [x, x+1] × [y, y+1] (Sutherland–Hodgman).
+func clipArea(p [][2]float64, x, y float64) float64 {
+	edges := []struct {
+		inside func(q [2]float64) bool
+		cut    func(a, b [2]float64) [2]float64
+	}{
+		{func(q [2]float64) bool { return q[0] >= x }, func(a, b [2]float64) [2]float64 { t := (x - a[0]) / (b[0] - a[0]); return [2]float64{x, a[1] + t*(b[1]-a[1])} }},
+		{func(q [2]float64) bool { return q[0] <= x+1 }, func(a, b [2]float64) [2]float64 { t := (x + 1 - a[0]) / (b[0] - a[0]); return [2]float64{x + 1, a[1] + t*(b[1]-a[1])} }},
+		{func(q [2]float64) bool { return q[1] >= y }, func(a, b [2]float64) [2]float64 { t := (y - a[1]) / (b[1] - a[1]); return [2]float64{a[0] + t*(b[0]-a[0]), y} }},
+		{func(q [2]float64) bool { return q[1] <= y+1 }, func(a, b [2]float64) [2]float64 { t := (y + 1 - a[1]) / (b[1] - a[1]); return [2]float64{a[0] + t*(b[0]-a[0]), y + 1} }},
+	}
+	for _, e := range edges {
+		var out [][2]float64
+		for i := range p {
+			a, b := p[i], p[(i+1)%len(p)]
+			switch ina, inb := e.inside(a), e.inside(b); {
+			case ina && inb:
+				out = append(out, b)
+			case ina:
+				out = append(out, e.cut(a, b))
+			case inb:
+				out = append(out, e.cut(a, b), b)
+			}
+		}
+		if p = out; len(p) == 0 {
+			return 0
+		}
+	}
+	area := 0.0
+	for i := range p {
+		a, b := p[i], p[(i+1)%len(p)]
+		area += a[0]*b[1] - b[0]*a[1]
+	}
+	return area / 2
+}
+
+// TestRotatedGridColumns: a grid turned about z marks each voxel column
+// with the most conservative state among the cells that overlap it with
+// positive area (a brute-force polygon clipping), and no column more.
+func TestRotatedGridColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(42, 43))
+	rank := [...]uint8{free: 0, unknown: 1, occupied: 2}
+	for round := range 40 {
+		w, h := 3+rng.IntN(6), 3+rng.IntN(6)
+		g := &Grid{Width: w, Height: h, Resolution: []float64{0.05, 0.1, 0.13, 0.2}[rng.IntN(4)],
+			Origin: vec(rng.Float64()-0.5, rng.Float64()-0.5, 0), Yaw: []float64{0.3, math.Pi / 4, -1.1, 2.5}[rng.IntN(4)],
+			Cells: make([]int8, w*h), ZMax: 0.3}
+		for i := range g.Cells {
+			g.Cells[i] = []int8{-1, 0, 0, 100}[rng.IntN(4)]
+		}
+		f := Frame{Resolution: 0.1}
+		c, err := g.columns(f)
+		require.NoError(t, err)
+		sin, cos := math.Sincos(g.Yaw)
+		corner := func(i, j float64) [2]float64 {
+			return [2]float64{(g.Origin.X + (i*cos-j*sin)*g.Resolution) / f.Resolution, (g.Origin.Y + (i*sin+j*cos)*g.Resolution) / f.Resolution}
+		}
+		for y := c.box.Min.Y; y <= c.box.Max.Y; y++ {
+			for x := c.box.Min.X; x <= c.box.Max.X; x++ {
+				want, seen := uint8(unknown), false
+				for j := range h {
+					for i := range w {
+						fi, fj := float64(i), float64(j)
+						cell := [][2]float64{corner(fi, fj), corner(fi+1, fj), corner(fi+1, fj+1), corner(fi, fj+1)}
+						if clipArea(cell, float64(x), float64(y)) <= 1e-9 {
+							continue
+						}
+						if s := g.state(g.Cells[i+j*w]); !seen || rank[s] > rank[want] {
+							want, seen = s, true
+						}
+					}
+				}
+				require.Equal(t, want, c.state[(x-c.box.Min.X)+(y-c.box.Min.Y)*c.w], "round %d: column (%d, %d)", round, x, y)
 			}
 		}
 	}

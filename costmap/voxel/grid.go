@@ -90,8 +90,9 @@ func (g *Grid) state(v int8) uint8 {
 }
 
 // columns resamples the grid to voxel columns, conservatively: a column is
-// occupied if any cell overlapping it is, unknown if any is unknown (and
-// none occupied), free only if every overlapping cell is free.
+// occupied if any cell overlapping it (with positive area) is, unknown if
+// any is unknown (and none occupied), free only if every overlapping cell
+// is free.
 func (g *Grid) columns(f Frame) (*columns, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
@@ -138,12 +139,16 @@ func (g *Grid) columns(f Frame) (*columns, error) {
 	}
 	seen := make([]bool, len(c.state))
 	rank := [...]uint8{free: 0, unknown: 1, occupied: 2} // conservative precedence
+	cells := g.cellCoords(f)
 	for j := range g.Height {
 		for i := range g.Width {
 			s := g.state(g.Cells[i+j*g.Width])
 			x0, x1, y0, y1 := g.cellSpan(corner, float64(i), float64(j))
 			for y := max(int32(math.Floor(y0+eps)), box.Min.Y); y <= min(int32(math.Ceil(y1-eps))-1, box.Max.Y); y++ {
 				for x := max(int32(math.Floor(x0+eps)), box.Min.X); x <= min(int32(math.Ceil(x1-eps))-1, box.Max.X); x++ {
+					if g.Yaw != 0 && !cells.overlaps(x, y, i, j) {
+						continue // in the cell's bounding box, not in the turned cell
+					}
 					at := (x - box.Min.X) + (y-box.Min.Y)*c.w
 					if !seen[at] || rank[s] > rank[c.state[at]] {
 						c.state[at], seen[at] = s, true
@@ -162,6 +167,35 @@ func (g *Grid) alignedWith(f Frame) bool {
 	onCorner := func(v float64) bool { return math.Abs(v-math.Round(v)) < 1e-6 }
 	return g.Yaw == 0 && math.Abs(g.Resolution-f.Resolution) < eps*f.Resolution &&
 		onCorner((g.Origin.X-f.Origin.X)/f.Resolution) && onCorner((g.Origin.Y-f.Origin.Y)/f.Resolution)
+}
+
+// cellCoords maps voxel corners into the grid's cell coordinates, where
+// cell (i, j) spans [i, i+1] × [j, j+1]: corner (x, y) is at
+// (i0 + x·ix + y·iy, j0 + x·jx + y·jy).
+type cellCoords struct {
+	i0, ix, iy, j0, jx, jy float64
+}
+
+func (g *Grid) cellCoords(f Frame) cellCoords {
+	sin, cos := math.Sincos(g.Yaw)
+	k := f.Resolution / g.Resolution
+	ox, oy := (f.Origin.X-g.Origin.X)/g.Resolution, (f.Origin.Y-g.Origin.Y)/g.Resolution
+	return cellCoords{
+		i0: ox*cos + oy*sin, ix: k * cos, iy: k * sin,
+		j0: -ox*sin + oy*cos, jx: -k * sin, jy: k * cos,
+	}
+}
+
+// overlaps reports whether voxel column (x, y) and cell (i, j) overlap
+// with positive area. With their bounding boxes overlapping, the only
+// axes left that could separate the two squares are the cell's own.
+func (c cellCoords) overlaps(x, y int32, i, j int) bool {
+	const eps = 1e-9
+	span := func(o, dx, dy float64, lo int) bool {
+		a := o + float64(x)*dx + float64(y)*dy
+		return a+max(dx, 0)+max(dy, 0) > float64(lo)+eps && a+min(dx, 0)+min(dy, 0) < float64(lo+1)-eps
+	}
+	return span(c.i0, c.ix, c.iy, i) && span(c.j0, c.jx, c.jy, j)
 }
 
 // cellSpan returns the extent of cell (i, j) in voxel units.
