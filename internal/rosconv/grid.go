@@ -127,7 +127,7 @@ func CostGrid(costs []voxel.Cost, width, height int, resolution float64, origin 
 		return nav_msgs.OccupancyGrid{}, fmt.Errorf("%w: grid of %d×%d cells (limit %d)", ErrTooLarge, width, height, MaxGridCells)
 	case len(costs) != width*height:
 		return nav_msgs.OccupancyGrid{}, fmt.Errorf("%w: grid of %d×%d cells has %d costs", ErrInvalid, width, height, len(costs))
-	case !(resolution > 0) || math.IsInf(resolution, 0) || float32(resolution) == 0:
+	case !(resolution > 0) || math.IsInf(float64(float32(resolution)), 0) || float32(resolution) == 0:
 		return nav_msgs.OccupancyGrid{}, fmt.Errorf("%w: grid resolution %v m", ErrInvalid, resolution)
 	case !tf.Finite(origin):
 		return nav_msgs.OccupancyGrid{}, fmt.Errorf("%w: grid origin %s is not finite", ErrInvalid, vecString(origin))

@@ -190,6 +190,7 @@ func TestCostGrid(t *testing.T) {
 		"no resolution": {costs, 3, 3, 0, ErrInvalid},
 		"NaN":           {costs, 3, 3, math.NaN(), ErrInvalid},
 		"tiny":          {costs, 3, 3, 1e-300, ErrInvalid},
+		"huge":          {costs, 3, 3, 1e39, ErrInvalid}, // +Inf as the message's float32
 	} {
 		_, err := CostGrid(c.costs, c.w, c.h, c.res, vec(0, 0, 0), "map", 0)
 		require.ErrorIs(t, err, c.want, name)
