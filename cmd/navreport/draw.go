@@ -29,7 +29,7 @@ func (p *picture) choosePlans() {
 	final := cand[len(cand)-1]
 	pick := func(tol float64) []int {
 		kept := []int{cand[0]}
-		for _, i := range cand[1 : len(cand)-1] {
+		for _, i := range cand[1:max(len(cand)-1, 1)] {
 			if strays(plans[i].Poses, plans[kept[len(kept)-1]].Poses, tol) > tol {
 				kept = append(kept, i)
 			}
@@ -169,6 +169,31 @@ func (p *picture) drawPlans(c *canvas, v *view) {
 // markStep is the time between the dots on the trajectory, seconds.
 func (p *picture) markStep() float64 { return max(1, niceStep(p.s.Time/8)) }
 
+// timeMarks calls fn for every multiple t of markStep with the first pose
+// at or after it, each pose at most once, so that a log whose times run
+// far past the outcome's (malformed) still ends.
+func (p *picture) timeMarks(fn func(t float64, at [3]float64)) {
+	poses, step := p.l.Poses, p.markStep()
+	j := 0
+	for k := 1.0; ; k++ {
+		t := k * step
+		for j < len(poses) && poses[j].T < t-1e-6 {
+			j++
+		}
+		if j == len(poses) {
+			return
+		}
+		fn(t, poses[j].P)
+		if j++; j < len(poses) {
+			// Marks up to the next pose's time would all land on it: go
+			// on from the last of them.
+			if last := math.Floor((poses[j].T + 1e-6) / step); last > k+1 {
+				k = last - 1
+			}
+		}
+	}
+}
+
 // drawRobot draws the trajectory, its time dots, the start, the goals
 // and the collisions.
 func (p *picture) drawRobot(c *canvas, v *view) {
@@ -179,17 +204,10 @@ func (p *picture) drawRobot(c *canvas, v *view) {
 			pts[j][0], pts[j][1] = v.pt(q.P)
 		}
 		polyline(c, simplify(pts, 0.3), `class="trajectory" stroke="`+colTraj+`" stroke-width="2"`)
-		j := 0
-		for t := p.markStep(); ; t += p.markStep() {
-			for j < len(l.Poses) && l.Poses[j].T < t-1e-6 {
-				j++
-			}
-			if j == len(l.Poses) {
-				break
-			}
-			x, y := v.pt(l.Poses[j].P)
+		p.timeMarks(func(_ float64, at [3]float64) {
+			x, y := v.pt(at)
 			c.f("<circle cx=\"%s\" cy=\"%s\" r=\"2.5\" fill=\"#fff\" stroke=\"%s\"/>\n", num(x), num(y), colTraj)
-		}
+		})
 	}
 	if start, ok := p.start(); ok {
 		x, y := v.pt(start)
@@ -243,15 +261,8 @@ func (p *picture) labelMarkers(c *canvas, v *view, placed *[][4]float64) {
 		}
 		side(x, y, text, false)
 	}
-	j := 0
-	for t := p.markStep(); ; t += p.markStep() {
-		for j < len(p.l.Poses) && p.l.Poses[j].T < t-1e-6 {
-			j++
-		}
-		if j == len(p.l.Poses) {
-			break
-		}
-		x, y := v.pt(p.l.Poses[j].P)
+	p.timeMarks(func(t float64, at [3]float64) {
+		x, y := v.pt(at)
 		text := fmtNum(t) + " s"
 		w := 5.6 * float64(len(text))
 		var box [4]float64
@@ -263,7 +274,7 @@ func (p *picture) labelMarkers(c *canvas, v *view, placed *[][4]float64) {
 		}
 		*placed = append(*placed, box)
 		c.text(box[0], box[3], `font-size="10" fill="#333" `+halo, text)
-	}
+	})
 }
 
 // start returns where the robot started.
