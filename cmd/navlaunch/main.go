@@ -8,8 +8,8 @@
 // ament prefixes of AMENT_PREFIX_PATH, then PATH) and a command line, and
 // with -dry-run prints them, one line per process, ready to paste into a
 // shell. Otherwise it starts them all and prefixes each line they print
-// with [name]. SIGINT and SIGTERM are forwarded to every process; those
-// still running after -grace are killed.
+// with [name]. SIGINT, SIGTERM and SIGHUP are forwarded to every process;
+// those still running after -grace are killed.
 //
 // Exit policy: like ros2 launch, navlaunch keeps the others running when
 // one process exits, and returns once all have exited. With
@@ -90,11 +90,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // commandLine renders a process as "[name] NAME=value ... PATH ARG ...",
-// shell-quoted.
+// shell-quoted: an environment entry's value only, so that sh still reads
+// it as an assignment.
 func commandLine(p launch.Process) string {
-	words := append(append(append([]string{}, p.Env...), p.Path), p.Args...)
-	for i, w := range words {
-		words[i] = shellQuote(w)
+	var words []string
+	for _, e := range p.Env {
+		name, value, _ := strings.Cut(e, "=")
+		words = append(words, name+"="+shellQuote(value))
+	}
+	for _, w := range append([]string{p.Path}, p.Args...) {
+		words = append(words, shellQuote(w))
 	}
 	return "[" + p.Name + "] " + strings.Join(words, " ")
 }

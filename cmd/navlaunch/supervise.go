@@ -42,7 +42,8 @@ type child struct {
 	p        launch.Process
 	cmd      *exec.Cmd
 	out, err *lineWriter
-	exited   bool // its exit has been received; touched by supervise's loop only
+	exited   bool        // its exit has been received; touched by supervise's loop only
+	sent     []os.Signal // the signals navlaunch sent it
 }
 
 // exit reports that children[i] has exited.
@@ -51,11 +52,13 @@ type exit struct {
 	state *os.ProcessState
 }
 
-// supervise starts procs, forwards SIGINT and SIGTERM to them, and waits
-// for all of them to exit; see the package comment for the policy.
+// supervise starts procs, forwards SIGINT, SIGTERM and SIGHUP to them,
+// and waits for all of them to exit; see the package comment for the
+// policy. (The children are in process groups of their own, so a terminal
+// hanging up reaches navlaunch only, which passes it on.)
 func supervise(ctx context.Context, procs []launch.Process, s supervisor) error {
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	stdout, stderr := &syncWriter{out: s.stdout}, &syncWriter{out: s.stderr}
 	logf := func(format string, args ...any) {
@@ -91,7 +94,7 @@ func supervise(ctx context.Context, procs []launch.Process, s supervisor) error 
 		}
 		for _, c := range children {
 			if !c.exited {
-				signalProcess(c.cmd.Process, sig)
+				c.sent = append(c.sent, signalProcess(c.cmd.Process, sig))
 			}
 		}
 	}
@@ -105,7 +108,7 @@ func supervise(ctx context.Context, procs []launch.Process, s supervisor) error 
 			c := children[e.i]
 			c.exited = true
 			left--
-			failed := !e.state.Success() && (e.state.ExitCode() > 0 || !stopping)
+			failed := !e.state.Success() && !endedBy(e.state, c.sent)
 			logf("%s: %s", c.p.Name, describe(e.state))
 			if failed && first == nil {
 				first = &exitError{name: c.p.Name, code: e.state.ExitCode(), state: e.state.String()}
@@ -125,6 +128,7 @@ func supervise(ctx context.Context, procs []launch.Process, s supervisor) error 
 			for _, c := range children {
 				if !c.exited {
 					logf("%s: still running %v after the signal: killing it", c.p.Name, s.grace)
+					c.sent = append(c.sent, os.Kill)
 					c.cmd.Process.Kill() //nolint:errcheck // it may have just exited
 				}
 			}

@@ -148,7 +148,7 @@ func TestConditions(t *testing.T) {
   <arg name="on" default="True"/>
   <node pkg="demo" exec="a" if="$(var on)"/>
   <node pkg="demo" exec="b" unless="$(var on)"/>
-  <node pkg="demo" exec="c" if="1" unless="0"/>
+  <node pkg="demo" exec="c" if="1"/>
   <group if="false"><node pkg="demo" exec="d"/></group>
   <let name="on" value="false" unless="true"/>
   <node pkg="demo" exec="e" if="$(var on)"/>
@@ -159,6 +159,9 @@ func TestConditions(t *testing.T) {
 		names = append(names, p.Name)
 	}
 	require.Equal(t, []string{"a", "c", "e"}, names)
+	// launch refuses if and unless on one element (Action.parse).
+	_, err = loadText(t, `<launch><node pkg="demo" exec="a" if="true" unless="false"/></launch>`, nil)
+	require.ErrorContains(t, err, "if and unless")
 }
 
 func TestSubstitutions(t *testing.T) {
@@ -181,9 +184,22 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
+// TestSplitWords: words as shlex.split finds them in the text between
+// substitutions (launch's ExecuteProcess._parse_cmdline).
 func TestSplitWords(t *testing.T) {
-	require.Equal(t, []string{"-a", "$(env X 'd e')", "x$(var y)z", "-b"}, splitWords(" -a $(env X 'd e')\n\tx$(var y)z  -b "))
-	require.Empty(t, splitWords("   "))
+	for in, want := range map[string][]string{
+		" -a $(env X 'd e')\n\tx$(var y)z  -b ": {"-a", "$(env X 'd e')", "x$(var y)z", "-b"},
+		"   ":                                   nil,
+		`--title 'two words' --x`:               {"--title", "two words", "--x"},
+		`"a \"b\" c" d\ e 'it''s' ""`:           {`a "b" c`, "d e", "its", ""},
+		`-p "x:=$(var y) z"`:                    {"-p", "x:=$(var y) z"},
+	} {
+		got, err := splitWords(in)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+	}
+	_, err := splitWords(`--title 'two words`)
+	require.ErrorContains(t, err, "no closing quotation")
 }
 
 func TestJoinNamespace(t *testing.T) {

@@ -159,8 +159,13 @@ func (l *loader) action(f *fileCtx, e *element) error {
 	return nil
 }
 
-// enabled evaluates the if and unless attributes.
+// enabled evaluates the if and unless attributes; launch refuses both on
+// one element.
 func (l *loader) enabled(f *fileCtx, e *element) (bool, error) {
+	_, hasIf := e.attr("if")
+	if _, hasUnless := e.attr("unless"); hasIf && hasUnless {
+		return false, fmt.Errorf("<%s>: if and unless cannot be used together", e.name)
+	}
 	for _, attr := range []string{"if", "unless"} {
 		raw, ok := e.attr(attr)
 		if !ok {
@@ -206,20 +211,20 @@ func (l *loader) arg(f *fileCtx, e *element) error {
 }
 
 // include reads another launch file in the current scope, after setting
-// the values of its <arg> children, all evaluated before any is set.
+// the values of its <arg> children in order, each evaluated when it is
+// set, as launch's SetLaunchConfiguration actions do: a later value sees
+// an earlier one.
 func (l *loader) include(f *fileCtx, e *element) error {
 	path, err := l.expand(f, e.attrs["file"])
 	if err != nil {
 		return err
 	}
-	values := make([]string, len(e.children))
-	for i, a := range e.children {
-		if values[i], err = l.expand(f, a.attrs["value"]); err != nil {
+	for _, a := range e.children {
+		v, err := l.expand(f, a.attrs["value"])
+		if err != nil {
 			return fmt.Errorf("<arg name=%q>: %w", a.attrs["name"], err)
 		}
-	}
-	for i, a := range e.children {
-		l.vars[a.attrs["name"]] = values[i]
+		l.vars[a.attrs["name"]] = v
 	}
 	return l.file(path)
 }

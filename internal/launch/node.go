@@ -79,8 +79,12 @@ func (l *loader) words(f *fileCtx, e *element, attr string) ([]string, error) {
 	if !ok {
 		return nil, nil
 	}
+	words, err := splitWords(raw)
+	if err != nil {
+		return nil, fmt.Errorf("<node %s=%q>: %w", attr, raw, err)
+	}
 	var out []string
-	for _, w := range splitWords(raw) {
+	for _, w := range words {
 		v, err := l.expand(f, w)
 		if err != nil {
 			return nil, fmt.Errorf("<node %s=%q>: %w", attr, raw, err)

@@ -94,7 +94,7 @@ func xmlFacts(t *testing.T, path string) launchFacts {
 			f.Args[e.attr("name")] = e.attr("default")
 		case "node":
 			n := nodeFacts{Pkg: e.attr("pkg"), Exec: e.attr("exec"), Name: e.attr("name"), Namespace: e.attr("namespace"),
-				Output: e.attr("output"), Args: splitWords(e.attr("args")), RosArgs: splitWords(e.attr("ros_args"))}
+				Output: e.attr("output"), Args: mustSplit(e.attr("args")), RosArgs: mustSplit(e.attr("ros_args"))}
 			for _, c := range e.Children {
 				switch {
 				case c.XMLName.Local == "remap":
@@ -325,4 +325,13 @@ func TestPyNorm(t *testing.T) {
 	}
 	_, err := pyNorm("some_variable")
 	require.Error(t, err)
+}
+
+// mustSplit is splitWords on text known to be well formed.
+func mustSplit(s string) []string {
+	w, err := splitWords(s)
+	if err != nil {
+		panic(err)
+	}
+	return w
 }

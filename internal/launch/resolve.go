@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -93,8 +94,10 @@ func (p Packages) Executable(pkg, exe string) (string, error) {
 }
 
 // ShareOf guesses navnode's share directory from a launch file: the parent
-// of the launch/ directory holding it, as in this repository and in an
-// install's share/navnode; "" when the file is elsewhere.
+// of the launch/ directory holding it when that is navnode's package (its
+// package.xml names navnode), as this repository and an install's
+// share/navnode are; "" otherwise, so that a launch file of another
+// package finds navnode through AMENT_PREFIX_PATH.
 func ShareOf(launchFile string) string {
 	abs, err := filepath.Abs(launchFile)
 	if err != nil {
@@ -104,7 +107,20 @@ func ShareOf(launchFile string) string {
 	if filepath.Base(dir) != "launch" {
 		return ""
 	}
-	return filepath.Dir(dir)
+	pkg := filepath.Dir(dir)
+	b, err := os.ReadFile(filepath.Join(pkg, "package.xml"))
+	if err != nil || !packageNamed(b, Self) {
+		return ""
+	}
+	return pkg
+}
+
+// packageNamed reports whether a package.xml names the package name.
+func packageNamed(packageXML []byte, name string) bool {
+	var p struct {
+		Name string `xml:"name"`
+	}
+	return xml.Unmarshal(packageXML, &p) == nil && strings.TrimSpace(p.Name) == name
 }
 
 func isExecutable(path string) bool {

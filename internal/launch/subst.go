@@ -101,34 +101,75 @@ func (p *substParser) arg() (string, error) {
 }
 
 // splitWords splits a command line written in an args attribute into words
-// at spaces outside $(...), before substitution, as launch does: a
-// substitution whose value holds spaces stays one word.
-func splitWords(s string) []string {
+// before substitution, as launch does (ExecuteProcess._parse_cmdline,
+// shlex.split on the text between substitutions): at spaces outside
+// quotes and $(...); single quotes keep everything literally, double
+// quotes let a backslash escape " and \, and a backslash outside quotes
+// escapes the next character; quotes and escapes are removed. A
+// substitution whose value holds spaces stays one word. An unclosed quote
+// is an error, as in shlex.
+func splitWords(s string) ([]string, error) {
 	var words []string
-	depth, start := 0, -1
+	var w strings.Builder
+	inWord, depth := false, 0
+	var quote byte
 	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case strings.HasPrefix(s[i:], "$("):
+		case depth > 0: // inside $(...): kept as written, for expand
+			w.WriteByte(c)
+			if c == ')' {
+				depth--
+			} else if c == '$' && i+1 < len(s) && s[i+1] == '(' {
+				depth++
+				w.WriteByte('(')
+				i++
+			}
+			continue
+		case c == '$' && i+1 < len(s) && s[i+1] == '(':
 			depth++
-			if start < 0 {
-				start = i
-			}
+			w.WriteString("$(")
 			i++
-		case s[i] == ')' && depth > 0:
-			depth--
-		case isSpace(s[i]) && depth == 0:
-			if start >= 0 {
-				words = append(words, s[start:i])
-				start = -1
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				w.WriteByte(c)
 			}
-		case start < 0:
-			start = i
+		case quote == '"':
+			switch {
+			case c == '"':
+				quote = 0
+			case c == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\'):
+				i++
+				w.WriteByte(s[i])
+			default:
+				w.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\' && i+1 < len(s):
+			i++
+			w.WriteByte(s[i])
+		case isSpace(c):
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+			continue
+		default:
+			w.WriteByte(c)
 		}
+		inWord = true
 	}
-	if start >= 0 {
-		words = append(words, s[start:])
+	if quote != 0 {
+		return nil, fmt.Errorf("no closing quotation in %q", s)
 	}
-	return words
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
 }
 
 // parseBool reads a condition or flag value as launch does: true, false, 1
