@@ -4,8 +4,8 @@ package main
 
 import (
 	"os"
-	"slices"
 	"os/exec"
+	"slices"
 	"syscall"
 )
 

@@ -116,7 +116,7 @@ func TestHangupLeavesNoOrphans(t *testing.T) {
 		return true
 	}, 30*time.Second, 5*time.Millisecond)
 	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) }) //nolint:errcheck
-	time.Sleep(200 * time.Millisecond)                     // the child is waiting for signals
+	time.Sleep(200 * time.Millisecond)                       // the child is waiting for signals
 	require.NoError(t, syscall.Kill(-cmd.Process.Pid, syscall.SIGHUP))
 	werr := cmd.Wait()
 	t.Logf("navlaunch: %v; stderr:\n%s", werr, errs.String())
