@@ -99,8 +99,13 @@ func TestSIGTERMStopsEverything(t *testing.T) {
 	waitFor(t, &n.out, "[beta] ready\n")
 	require.Contains(t, n.out.String(), "[alpha] args: hello --ros-args -r __node:=alpha -r in:=/alpha_in -p rate:=5\n")
 	require.Contains(t, n.out.String(), "[beta] args: --ros-args -r __node:=beta -r __ns:=/fleet -p use_sim_time:=true\n")
-	pids := regexp.MustCompile(`(?m)^\[(alpha|beta)\] pid (\d+)$`).FindAllStringSubmatch(n.errs.String(), -1)
-	require.Len(t, pids, 2, n.errs.String())
+	// The children print their pids on stderr, a pipe of its own, which
+	// can lag behind stdout's "ready".
+	var pids [][]string
+	require.Eventually(t, func() bool {
+		pids = regexp.MustCompile(`(?m)^\[(alpha|beta)\] pid (\d+)$`).FindAllStringSubmatch(n.errs.String(), -1)
+		return len(pids) == 2
+	}, 10*time.Second, 5*time.Millisecond, "both pids on stderr")
 
 	require.NoError(t, n.cmd.Process.Signal(syscall.SIGTERM))
 	require.Equal(t, 0, n.wait(t), "stderr:\n%s", n.errs.String())
