@@ -139,9 +139,9 @@ func (a *ARAStar) schedule() (eps0, step, floor float64, err error) {
 }
 
 // araLower is the next ε of the schedule, snapped to floor when rounding
-// leaves it a hair above.
+// leaves it a hair above, or when the step is too small to change ε.
 func araLower(eps, step, floor float64) float64 {
-	if next := eps - step; next > floor*(1+1e-9) {
+	if next := eps - step; next > floor*(1+1e-9) && next < eps {
 		return next
 	}
 	return floor

@@ -60,7 +60,7 @@ func (a *AStar) planLattice(ctx context.Context, l *Lattice, start, goal NodeID,
 			mv := &latticeMoves[m]
 			c := mv.length
 			if weights != nil {
-				c *= float64(weights[u]+weights[u+NodeID(l.step[m])]) / 2
+				c *= (float64(weights[u]) + float64(weights[u+NodeID(l.step[m])])) / 2
 			}
 			ng := gu + c
 			var hv uint32

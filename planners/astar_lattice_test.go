@@ -174,7 +174,7 @@ func boxMoves(l *Lattice, n NodeID) []Edge {
 				to := l.ID(x+dx, y+dy, z+dz)
 				c := latticeMoves[(dx+1)+3*(dy+1)+9*(dz+1)].length
 				if l.weight != nil {
-					c *= float64(l.weight[n]+l.weight[to]) / 2
+					c *= (float64(l.weight[n]) + float64(l.weight[to])) / 2
 				}
 				out = append(out, Edge{To: to, Cost: c})
 			}

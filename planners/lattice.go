@@ -116,7 +116,7 @@ func (l *Lattice) Successors(n NodeID, dst []Edge) []Edge {
 		to := n + NodeID(l.step[m])
 		c := latticeMoves[m].length
 		if l.weight != nil {
-			c *= float64(l.weight[n]+l.weight[to]) / 2
+			c *= (float64(l.weight[n]) + float64(l.weight[to])) / 2
 		}
 		dst = append(dst, Edge{To: to, Cost: c})
 	}

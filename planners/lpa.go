@@ -322,7 +322,10 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 		p.freshen(t)
 		p.queue(t)
 	}
-	for steps := 0; p.openLen() > 0; steps++ {
+	// steps counts the iterations past the deadline check, so that the
+	// first check comes before anything is expanded even when thaws,
+	// which do not count, come first.
+	for steps := 0; p.openLen() > 0; {
 		t1, t2 := p.targetKey()
 		done := st.nodes[t].rhs == st.nodes[t].g
 		if !p.hotLeads() {
@@ -342,6 +345,7 @@ func (p *lpa) computeShortestPath(ctx context.Context) error {
 		if steps%checkEvery == 0 && ctx.Err() != nil {
 			return ErrTimeout
 		}
+		steps++
 		if p.refreshDue {
 			// Only now: a search after a move that finds the start
 			// consistent and below the top reads no more than this.

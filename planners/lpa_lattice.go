@@ -72,7 +72,7 @@ func (q *latGeom) cell(n NodeID) (x, y, z int32) {
 func (q *latGeom) cost(m int, a, b NodeID) float64 {
 	c := latticeMoves[m].length
 	if w := q.l.weight; w != nil {
-		c *= float64(w[a]+w[b]) / 2
+		c *= (float64(w[a]) + float64(w[b])) / 2
 	}
 	return c
 }
