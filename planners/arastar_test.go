@@ -228,19 +228,12 @@ func TestARAStarDeadline(t *testing.T) {
 
 // TestARAStarAllocs: after a first query, a query allocates nothing.
 func TestARAStarAllocs(t *testing.T) {
-	l, err := NewLattice(40, 40, 10, false)
-	require.NoError(t, err)
-	rng := rand.New(rand.NewPCG(5, 6))
-	for n := range NodeID(l.NumNodes()) {
-		l.SetBlocked(n, rng.Float64() < 0.2)
-	}
+	l := clutteredLattice(t, rand.New(rand.NewPCG(5, 6)), 40, 40, 10, false, 0.2, [3]int32{0, 0, 0}, [3]int32{39, 39, 9})
 	start, goal := l.ID(0, 0, 0), l.ID(39, 39, 9)
-	l.SetBlocked(start, false)
-	l.SetBlocked(goal, false)
 	a := NewARAStar(l)
 	a.EpsilonStep = 0.25
 	path := make([]NodeID, 0, 256)
-	_, err = a.Plan(context.Background(), start, goal, path)
+	_, err := a.Plan(context.Background(), start, goal, path)
 	require.NoError(t, err)
 	allocs := testing.AllocsPerRun(3, func() {
 		if _, err := a.Plan(context.Background(), start, goal, path); err != nil {

@@ -186,15 +186,8 @@ func boxMoves(l *Lattice, n NodeID) []Edge {
 // TestAStarAllocs: a warmed-up AStar allocates nothing per query, on the
 // lattice fast path and through the Graph interface.
 func TestAStarAllocs(t *testing.T) {
-	l, err := NewLattice(60, 50, 20, false)
-	require.NoError(t, err)
-	rng := rand.New(rand.NewPCG(7, 8))
-	for n := range NodeID(l.NumNodes()) {
-		l.SetBlocked(n, rng.Float64() < 0.2)
-	}
+	l := clutteredLattice(t, rand.New(rand.NewPCG(7, 8)), 60, 50, 20, false, 0.2, [3]int32{1, 1, 1}, [3]int32{58, 48, 18})
 	start, goal := l.ID(1, 1, 1), l.ID(58, 48, 18)
-	l.SetBlocked(start, false)
-	l.SetBlocked(goal, false)
 	for _, g := range []Graph{l, graphOnly{l}} {
 		a := NewAStar(g)
 		r, err := a.Plan(context.Background(), start, goal, nil)

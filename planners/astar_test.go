@@ -97,6 +97,21 @@ func TestAStarMovingAI(t *testing.T) {
 	}
 }
 
+// clutteredLattice returns a w×h×d lattice whose cells rng blocks with
+// probability density, except the cells open.
+func clutteredLattice(t testing.TB, rng *rand.Rand, w, h, d int, planar bool, density float64, open ...[3]int32) *Lattice {
+	t.Helper()
+	l, err := NewLattice(w, h, d, planar)
+	require.NoError(t, err)
+	for n := range NodeID(l.NumNodes()) {
+		l.SetBlocked(n, rng.Float64() < density)
+	}
+	for _, c := range open {
+		l.SetBlocked(l.ID(c[0], c[1], c[2]), false)
+	}
+	return l
+}
+
 // dijkstra is a plain O(V²) reference on small graphs.
 func dijkstra(g Graph, start, goal NodeID) float64 {
 	n := g.NumNodes()

@@ -170,18 +170,11 @@ func TestLazyThetaDeadline(t *testing.T) {
 
 // TestLazyThetaAllocs: after a first query, a query allocates nothing.
 func TestLazyThetaAllocs(t *testing.T) {
-	l, err := NewLattice(40, 40, 10, false)
-	require.NoError(t, err)
-	rng := rand.New(rand.NewPCG(9, 10))
-	for n := range NodeID(l.NumNodes()) {
-		l.SetBlocked(n, rng.Float64() < 0.2)
-	}
+	l := clutteredLattice(t, rand.New(rand.NewPCG(9, 10)), 40, 40, 10, false, 0.2, [3]int32{0, 0, 0}, [3]int32{39, 39, 9})
 	start, goal := l.ID(0, 0, 0), l.ID(39, 39, 9)
-	l.SetBlocked(start, false)
-	l.SetBlocked(goal, false)
 	th := NewLazyTheta(l)
 	path := make([]NodeID, 0, 256)
-	_, err = th.Plan(context.Background(), start, goal, path)
+	_, err := th.Plan(context.Background(), start, goal, path)
 	require.NoError(t, err)
 	allocs := testing.AllocsPerRun(3, func() {
 		if _, err := th.Plan(context.Background(), start, goal, path); err != nil {
