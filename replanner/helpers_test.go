@@ -25,36 +25,45 @@ type world struct {
 	seal func(goal r3.Vector) []voxel.BoxShape
 }
 
-// groundWorld is a 6 m × 4 m occupancy grid at 0.1 m, extruded over
-// [0, 1) m, with a wall across x = 3 m from y = 0 to 2.6 m: the path from
-// (0.5, 0.5) to (5.5, 0.5) goes around its end. The robot is a cylinder of
-// radius 0.1 m and height 0.4 m, inflated to 0.3 m.
-func groundWorld(t testing.TB) *world {
+// gridWorld is a ground world: a w × h occupancy grid at 0.1 m, extruded
+// over [0, 1) m, its cells (x + y·w) set by mark, and a robot that is a
+// cylinder of the given radius, 0.4 m tall, inflated to inflation. The
+// volume is the grid's columns, 1 m tall; start and goal are the caller's.
+func gridWorld(t testing.TB, name string, w, h int, radius, inflation float64, mark func(cells []int8)) *world {
 	m, err := voxel.New(voxel.Config{Resolution: 0.1, Robot: voxel.Robot{
-		Shape: voxel.Cylinder, Radius: 0.1, Height: 0.4, InflationRadius: 0.3}})
+		Shape: voxel.Cylinder, Radius: radius, Height: 0.4, InflationRadius: inflation}})
 	require.NoError(t, err)
-	g := &voxel.Grid{Width: 60, Height: 40, Resolution: 0.1, Cells: make([]int8, 60*40), ZMin: 0, ZMax: 1}
-	for y := range 26 {
-		g.Cells[30+y*60] = 100
-	}
+	g := &voxel.Grid{Width: w, Height: h, Resolution: 0.1, Cells: make([]int8, w*h), ZMin: 0, ZMax: 1}
+	mark(g.Cells)
 	_, err = m.Apply(g)
 	require.NoError(t, err)
-	return &world{name: "ground", m: m, mode: Ground,
-		volume: voxel.Box{Max: voxel.Key{X: 59, Y: 39, Z: 9}},
-		start:  vec(0.55, 0.55, 0), goal: vec(5.55, 0.55, 0),
-		seal: func(c r3.Vector) []voxel.BoxShape {
-			var out []voxel.BoxShape
-			for _, d := range []r3.Vector{{X: 1}, {X: -1}, {Y: 1}, {Y: -1}} {
-				size := vec(0.1, 1.1, 0.6)
-				if d.Y != 0 {
-					size = vec(1.1, 0.1, 0.6)
-				}
-				p := c.Add(d.Mul(0.5))
-				p.Z = 0.3
-				out = append(out, voxel.BoxShape{Pose: voxel.Pose{Position: p, Orientation: voxel.Identity}, Size: size})
+	return &world{name: name, m: m, mode: Ground, volume: voxel.Box{Max: voxel.Key{X: int32(w - 1), Y: int32(h - 1), Z: 9}}}
+}
+
+// groundWorld is a 6 m × 4 m gridWorld with a wall across x = 3 m from
+// y = 0 to 2.6 m: the path from (0.5, 0.5) to (5.5, 0.5) goes around its
+// end. The robot's radius is 0.1 m, inflated to 0.3 m.
+func groundWorld(t testing.TB) *world {
+	w := gridWorld(t, "ground", 60, 40, 0.1, 0.3, func(cells []int8) {
+		for y := range 26 {
+			cells[30+y*60] = 100
+		}
+	})
+	w.start, w.goal = vec(0.55, 0.55, 0), vec(5.55, 0.55, 0)
+	w.seal = func(c r3.Vector) []voxel.BoxShape {
+		var out []voxel.BoxShape
+		for _, d := range []r3.Vector{{X: 1}, {X: -1}, {Y: 1}, {Y: -1}} {
+			size := vec(0.1, 1.1, 0.6)
+			if d.Y != 0 {
+				size = vec(1.1, 0.1, 0.6)
 			}
-			return out
-		}}
+			p := c.Add(d.Mul(0.5))
+			p.Z = 0.3
+			out = append(out, voxel.BoxShape{Pose: voxel.Pose{Position: p, Orientation: voxel.Identity}, Size: size})
+		}
+		return out
+	}
+	return w
 }
 
 // aerialWorld is 4 m × 3 m × 1.5 m at 0.1 m: a floor at z = 0 and a wall

@@ -16,18 +16,13 @@ import (
 // bigGroundWorld is groundWorld at 20 m × 20 m, with a wall across x = 10 m
 // from y = 0 to 18 m: too large for one deadline-check interval.
 func bigGroundWorld(t testing.TB) *world {
-	m, err := voxel.New(voxel.Config{Resolution: 0.1, Robot: voxel.Robot{
-		Shape: voxel.Cylinder, Radius: 0.1, Height: 0.4, InflationRadius: 0.3}})
-	require.NoError(t, err)
-	g := &voxel.Grid{Width: 200, Height: 200, Resolution: 0.1, Cells: make([]int8, 200*200), ZMin: 0, ZMax: 1}
-	for y := range 180 {
-		g.Cells[100+y*200] = 100
-	}
-	_, err = m.Apply(g)
-	require.NoError(t, err)
-	return &world{name: "bigground", m: m, mode: Ground,
-		volume: voxel.Box{Max: voxel.Key{X: 199, Y: 199, Z: 9}},
-		start:  vec(0.55, 0.55, 0), goal: vec(19.55, 0.55, 0)}
+	w := gridWorld(t, "bigground", 200, 200, 0.1, 0.3, func(cells []int8) {
+		for y := range 180 {
+			cells[100+y*200] = 100
+		}
+	})
+	w.start, w.goal = vec(0.55, 0.55, 0), vec(19.55, 0.55, 0)
+	return w
 }
 
 // TestPendingAfterCancel: a search that ran out of time does not leave
@@ -66,16 +61,9 @@ func TestPendingAfterReached(t *testing.T) {
 // pointWorld is a free 6 m × 4 m ground grid at 0.1 m with one occupied
 // cell, voxel (30, 20), inflated by a robot of the given radius.
 func pointWorld(t testing.TB, radius float64) *world {
-	m, err := voxel.New(voxel.Config{Resolution: 0.1, Robot: voxel.Robot{
-		Shape: voxel.Cylinder, Radius: radius, Height: 0.4, InflationRadius: radius + 0.3}})
-	require.NoError(t, err)
-	g := &voxel.Grid{Width: 60, Height: 40, Resolution: 0.1, Cells: make([]int8, 60*40), ZMin: 0, ZMax: 1}
-	g.Cells[30+20*60] = 100
-	_, err = m.Apply(g)
-	require.NoError(t, err)
-	return &world{name: "point", m: m, mode: Ground,
-		volume: voxel.Box{Max: voxel.Key{X: 59, Y: 39, Z: 9}},
-		start:  vec(0.55, 0.55, 0), goal: vec(3.05, 2.05, 0)}
+	w := gridWorld(t, "point", 60, 40, radius, radius+0.3, func(cells []int8) { cells[30+20*60] = 100 })
+	w.start, w.goal = vec(0.55, 0.55, 0), vec(3.05, 2.05, 0)
+	return w
 }
 
 // TestGoalToleranceRadius: a goal on an obstacle moves to the nearest
@@ -150,16 +138,9 @@ func checkSegments(t *testing.T, l *Loop, out Output, what string) {
 // corner (2.2, 3.4) shared by voxels (21,33), (22,33), (21,34), (22,34).
 // Line of sight saw only one of the voxels beside the corner.
 func TestSmoothKeepsCorners(t *testing.T) {
-	m, err := voxel.New(voxel.Config{Resolution: 0.1, Robot: voxel.Robot{
-		Shape: voxel.Cylinder, Radius: 0.1, Height: 0.4}})
-	require.NoError(t, err)
-	g := &voxel.Grid{Width: 60, Height: 40, Resolution: 0.1, Cells: make([]int8, 60*40), ZMin: 0, ZMax: 1}
-	g.Cells[21+33*60] = -1
-	_, err = m.Apply(g)
-	require.NoError(t, err)
-	w := &world{m: m, mode: Ground, volume: voxel.Box{Max: voxel.Key{X: 59, Y: 39, Z: 9}}}
+	w := gridWorld(t, "corner", 60, 40, 0.1, 0, func(cells []int8) { cells[21+33*60] = -1 })
 	l := newLoop(t, w, Config{})
-	require.Equal(t, voxel.Unknown, m.Cost(voxel.Key{X: 21, Y: 33}))
+	require.Equal(t, voxel.Unknown, w.m.Cost(voxel.Key{X: 21, Y: 33}))
 	// the centres of voxels (34, 31) and (14, 35), as the loop computes them
 	require.NoError(t, l.SetPose(centre(l, voxel.Key{X: 34, Y: 31})))
 	require.NoError(t, l.SetGoal(centre(l, voxel.Key{X: 14, Y: 35})))
@@ -174,13 +155,7 @@ func TestSmoothKeepsCorners(t *testing.T) {
 // it as without it: no detour searched after the Budget is spent.
 func TestNoDetourUnderBudget(t *testing.T) {
 	run := func(repair time.Duration) Output {
-		m, err := voxel.New(voxel.Config{Resolution: 0.1, Robot: voxel.Robot{
-			Shape: voxel.Cylinder, Radius: 0.1, Height: 0.4, InflationRadius: 0.3}})
-		require.NoError(t, err)
-		g := &voxel.Grid{Width: 500, Height: 500, Resolution: 0.1, Cells: make([]int8, 500*500), ZMin: 0, ZMax: 1}
-		_, err = m.Apply(g)
-		require.NoError(t, err)
-		w := &world{m: m, mode: Ground, volume: voxel.Box{Max: voxel.Key{X: 499, Y: 499, Z: 9}}}
+		w := gridWorld(t, "open", 500, 500, 0.1, 0.3, func([]int8) {})
 		l := newLoop(t, w, Config{Strategy: DStarLite, Budget: 1, RepairBudget: repair})
 		require.NoError(t, l.SetPose(vec(20.05, 25.05, 0)))
 		require.NoError(t, l.SetGoal(vec(30.05, 25.05, 0)))
