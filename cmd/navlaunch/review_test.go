@@ -11,12 +11,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/navnode/navnode/internal/syncbuf"
 )
 
 // These tests came from a review (2026-11-22): each failed before its fix.
@@ -100,7 +101,7 @@ func TestHangupLeavesNoOrphans(t *testing.T) {
 	file, bin := testLaunch(t, node("alpha", "", ""))
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	var errs syncbufWriter
+	var errs syncbuf.Buffer
 	cmd := exec.Command(exe, "-bin", bin, file)
 	cmd.Env = append(os.Environ(), roleEnv+"=navlaunch")
 	cmd.Stderr = &errs
@@ -122,21 +123,4 @@ func TestHangupLeavesNoOrphans(t *testing.T) {
 	t.Logf("navlaunch: %v; stderr:\n%s", werr, errs.String())
 	time.Sleep(500 * time.Millisecond)
 	require.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "alpha (pid %d) outlived navlaunch", pid)
-}
-
-type syncbufWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncbufWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncbufWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }
