@@ -290,28 +290,30 @@ func TestGridAligned(t *testing.T) {
 }
 
 // clipArea returns the area of the convex polygon p (counter-clockwise)
-// clipped to the square [x, x+1] × [y, y+1] (Sutherland–Hodgman).
+// clipped to the square [x, x+1] × [y, y+1] (Sutherland–Hodgman: one
+// half-plane q[axis]·side ≥ bound·side at a time).
 func clipArea(p [][2]float64, x, y float64) float64 {
-	edges := []struct {
-		inside func(q [2]float64) bool
-		cut    func(a, b [2]float64) [2]float64
-	}{
-		{func(q [2]float64) bool { return q[0] >= x }, func(a, b [2]float64) [2]float64 { t := (x - a[0]) / (b[0] - a[0]); return [2]float64{x, a[1] + t*(b[1]-a[1])} }},
-		{func(q [2]float64) bool { return q[0] <= x+1 }, func(a, b [2]float64) [2]float64 { t := (x + 1 - a[0]) / (b[0] - a[0]); return [2]float64{x + 1, a[1] + t*(b[1]-a[1])} }},
-		{func(q [2]float64) bool { return q[1] >= y }, func(a, b [2]float64) [2]float64 { t := (y - a[1]) / (b[1] - a[1]); return [2]float64{a[0] + t*(b[0]-a[0]), y} }},
-		{func(q [2]float64) bool { return q[1] <= y+1 }, func(a, b [2]float64) [2]float64 { t := (y + 1 - a[1]) / (b[1] - a[1]); return [2]float64{a[0] + t*(b[0]-a[0]), y + 1} }},
-	}
-	for _, e := range edges {
+	for _, h := range []struct {
+		axis        int
+		bound, side float64
+	}{{0, x, 1}, {0, x + 1, -1}, {1, y, 1}, {1, y + 1, -1}} {
+		inside := func(q [2]float64) bool { return (q[h.axis]-h.bound)*h.side >= 0 }
+		cut := func(a, b [2]float64) [2]float64 {
+			t := (h.bound - a[h.axis]) / (b[h.axis] - a[h.axis])
+			q := [2]float64{a[0] + t*(b[0]-a[0]), a[1] + t*(b[1]-a[1])}
+			q[h.axis] = h.bound
+			return q
+		}
 		var out [][2]float64
 		for i := range p {
 			a, b := p[i], p[(i+1)%len(p)]
-			switch ina, inb := e.inside(a), e.inside(b); {
+			switch ina, inb := inside(a), inside(b); {
 			case ina && inb:
 				out = append(out, b)
 			case ina:
-				out = append(out, e.cut(a, b))
+				out = append(out, cut(a, b))
 			case inb:
-				out = append(out, e.cut(a, b), b)
+				out = append(out, cut(a, b), b)
 			}
 		}
 		if p = out; len(p) == 0 {
