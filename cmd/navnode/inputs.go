@@ -120,13 +120,17 @@ func (n *navnode) toMap(frame string, stamp time.Duration) (tf.Transform, error)
 
 // apply sends a costmap update to the planning goroutine.
 func (n *navnode) apply(topic string, u voxel.Update) {
-	n.send(func(w *world) {
-		skipped, err := w.apply(u)
-		if err != nil {
-			n.bad(topic, err)
-		}
-		n.cnt.skip(skipped)
-	})
+	n.send(func(w *world) { n.applyIn(w, topic, u) })
+}
+
+// applyIn applies u in the planning goroutine, counting what it refused
+// or skipped.
+func (n *navnode) applyIn(w *world, topic string, u voxel.Update) {
+	skipped, err := w.apply(u)
+	if err != nil {
+		n.bad(topic, err)
+	}
+	n.cnt.skip(skipped)
 }
 
 // applySensor applies a sensor's update stamped stamp, then, with decay_s,
@@ -136,11 +140,7 @@ func (n *navnode) apply(topic string, u voxel.Update) {
 // loses its marks at once nor keeps them for ever.
 func (n *navnode) applySensor(topic string, u voxel.Update, stamp time.Duration) {
 	n.send(func(w *world) {
-		skipped, err := w.apply(u)
-		if err != nil {
-			n.bad(topic, err)
-		}
-		n.cnt.skip(skipped)
+		n.applyIn(w, topic, u)
 		if n.p.Decay > 0 {
 			_, _ = w.apply(voxel.Expire{Now: stamp}) // cannot fail
 		}
