@@ -17,27 +17,33 @@ type dda struct {
 }
 
 // init starts the walk in the first voxel whose interior the segment
-// crosses: o's voxel, or on an axis along which the segment leaves o
-// downwards from a face, the voxel below that face.
+// crosses (firstVoxel on each axis).
 func (t *dda) init(o, d r3.Vector) {
-	t.k.X = t.axis(0, o.X, d.X)
-	t.k.Y = t.axis(1, o.Y, d.Y)
-	t.k.Z = t.axis(2, o.Z, d.Z)
+	t.k = Key{firstVoxel(o.X, d.X), firstVoxel(o.Y, d.Y), firstVoxel(o.Z, d.Z)}
+	t.axis(0, o.X, d.X, t.k.X)
+	t.axis(1, o.Y, d.Y, t.k.Y)
+	t.axis(2, o.Z, d.Z, t.k.Z)
 }
 
-func (t *dda) axis(a int, o, d float64) (k int32) {
+// firstVoxel is, on one axis, the first voxel whose interior a segment
+// from o along d crosses: o's, or when the segment leaves o downwards from
+// a face, the voxel below it.
+func firstVoxel(o, d float64) int32 {
+	if d < 0 {
+		return int32(math.Ceil(o)) - 1
+	}
+	return int32(math.Floor(o))
+}
+
+func (t *dda) axis(a int, o, d float64, k int32) {
 	switch {
 	case d > 0:
-		k = int32(math.Floor(o))
 		t.step[a], t.tMax[a], t.tDelta[a] = 1, (float64(k)+1-o)/d, 1/d
 	case d < 0:
-		k = int32(math.Ceil(o)) - 1
 		t.step[a], t.tMax[a], t.tDelta[a] = -1, (float64(k)-o)/d, -1/d
 	default:
-		k = int32(math.Floor(o))
 		t.step[a], t.tMax[a], t.tDelta[a] = 0, math.Inf(1), math.Inf(1)
 	}
-	return k
 }
 
 // next moves to the next voxel and reports whether the segment reaches it
@@ -96,13 +102,11 @@ type exactWalk struct {
 }
 
 func (w *exactWalk) init(o, e r3.Vector) {
-	var t dda
 	d := e.Sub(o)
-	t.init(o, d)
 	w.o, w.d = [3]float64{o.X, o.Y, o.Z}, [3]float64{d.X, d.Y, d.Z}
-	w.k = [3]int32{t.k.X, t.k.Y, t.k.Z}
 	ends := [3]float64{e.X, e.Y, e.Z}
 	for a := range 3 {
+		w.k[a] = firstVoxel(w.o[a], w.d[a])
 		// The last voxel: e's, or where the segment ends going up onto
 		// a face, the one below it.
 		if w.d[a] > 0 {

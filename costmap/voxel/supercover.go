@@ -76,11 +76,6 @@ func (x *sweepAxis) init(o, d float64) {
 	x.o, x.d = o, d
 	x.lo = int32(math.Ceil(o-touchSlack)) - 1
 	x.hi = int32(math.Floor(o + touchSlack))
-	x.times()
-}
-
-// times sets the next growth and shrink times from the range's ends.
-func (x *sweepAxis) times() {
 	x.growTime()
 	x.shrinkTime()
 }
