@@ -25,10 +25,9 @@ func bigGroundWorld(t testing.TB) *world {
 	return w
 }
 
-// TestPendingAfterCancel: a search that ran out of time does not leave
-// Pending set once the goal is cancelled: an Idle loop has nothing to
-// search (cmd/navnode re-ticks at once while Pending, so it would spin).
-func TestPendingAfterCancel(t *testing.T) {
+// unfinishedSearch returns a loop on bigGroundWorld whose first Tick ran
+// out of its 1 ns Budget, with its world.
+func unfinishedSearch(t *testing.T) (*Loop, *world) {
 	w := bigGroundWorld(t)
 	l := newLoop(t, w, Config{Strategy: DStarLite, Budget: 1})
 	require.NoError(t, l.SetPose(w.start))
@@ -36,23 +35,26 @@ func TestPendingAfterCancel(t *testing.T) {
 	out := l.Tick(context.Background())
 	require.Equal(t, Planning, out.Status)
 	require.True(t, out.Pending)
+	return l, w
+}
+
+// TestPendingAfterCancel: a search that ran out of time does not leave
+// Pending set once the goal is cancelled: an Idle loop has nothing to
+// search (cmd/navnode re-ticks at once while Pending, so it would spin).
+func TestPendingAfterCancel(t *testing.T) {
+	l, _ := unfinishedSearch(t)
 	l.Cancel()
-	out = l.Tick(context.Background())
+	out := l.Tick(context.Background())
 	require.Equal(t, Idle, out.Status)
 	require.False(t, out.Pending, "an idle loop has no search pending")
 }
 
 // TestPendingAfterReached: nor once the robot has reached the goal.
 func TestPendingAfterReached(t *testing.T) {
-	w := bigGroundWorld(t)
-	l := newLoop(t, w, Config{Strategy: DStarLite, Budget: 1})
-	require.NoError(t, l.SetPose(w.start))
-	require.NoError(t, l.SetGoal(w.goal))
-	out := l.Tick(context.Background())
-	require.True(t, out.Pending)
+	l, w := unfinishedSearch(t)
 	require.NoError(t, l.SetPose(w.goal))
 	for range 3 {
-		out = l.Tick(context.Background())
+		out := l.Tick(context.Background())
 		require.Equal(t, Reached, out.Status)
 		require.False(t, out.Pending, "a reached goal has no search pending")
 	}
