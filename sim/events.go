@@ -11,10 +11,10 @@ import (
 func (m *Mission) apply(e ObstacleEvent) (ObstacleChange, bool) {
 	switch e.Action {
 	case Delete:
-		m.moves = slices.DeleteFunc(m.moves, func(mv motion) bool { return mv.id == e.ID })
+		m.stopMotion(e.ID)
 		return ObstacleChange{ID: e.ID, Action: Delete}, m.World.Delete(e.ID)
 	case Add: // replaces the obstacle, and ends its motion
-		m.moves = slices.DeleteFunc(m.moves, func(mv motion) bool { return mv.id == e.ID })
+		m.stopMotion(e.ID)
 		s := e.Shape
 		if e.Ahead > 0 {
 			s.Center = m.ahead(e.Ahead, s)
@@ -29,13 +29,18 @@ func (m *Mission) apply(e ObstacleEvent) (ObstacleChange, bool) {
 	if e.Ahead > 0 {
 		to = m.ahead(e.Ahead, s)
 	}
-	m.moves = slices.DeleteFunc(m.moves, func(mv motion) bool { return mv.id == e.ID })
+	m.stopMotion(e.ID)
 	if e.Over > 0 {
 		m.moves = append(m.moves, motion{id: e.ID, from: s.Center, to: to, t0: m.t, t1: m.t + e.Over, nextPub: m.t})
 		return ObstacleChange{}, false
 	}
 	s.Center = to
 	return ObstacleChange{ID: e.ID, Action: Move, Shape: s}, m.World.Put(e.ID, s) == nil
+}
+
+// stopMotion ends obstacle id's motion, if it has one.
+func (m *Mission) stopMotion(id string) {
+	m.moves = slices.DeleteFunc(m.moves, func(mv motion) bool { return mv.id == id })
 }
 
 // animate moves the obstacles in motion, reporting each at 5 Hz and at
