@@ -121,9 +121,7 @@ func (a *ADStar) touchesPath(changed []NodeID) bool {
 // fitMark sizes mark for the graph (Plan does it, so that Update does
 // not pay for it).
 func (a *ADStar) fitMark() {
-	if n := len(a.p.st.nodes); len(a.mark) < n {
-		a.mark = append(a.mark, make([]uint32, n-len(a.mark))...)
-	}
+	a.mark = grow(a.mark, len(a.p.st.nodes))
 }
 
 // newPass starts a pass at the current ε (Algorithm 1 lines 28–29 and

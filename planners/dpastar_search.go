@@ -18,13 +18,14 @@ type dpaState struct {
 
 // reset starts a new query over n nodes.
 func (s *dpaState) reset(n int) {
-	if len(s.flags) != n {
+	fresh := len(s.flags) != n
+	if fresh {
 		s.flags = make([]uint8, n)
 		s.onPath = make([]uint32, n)
 		s.pathIdx = make([]int32, n)
 	}
 	s.searchState.reset(n)
-	if s.cur == 1 { // a new or wrapped stamp: old marks must not match it
+	if s.cur == 1 && !fresh { // a wrapped stamp: old marks must not match it
 		clear(s.onPath)
 	}
 }

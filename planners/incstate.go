@@ -38,8 +38,8 @@ func (s *incState) fit(n int) {
 	if n <= len(s.nodes) {
 		return
 	}
-	s.nodes = append(s.nodes, make([]incNode, n-len(s.nodes))...)
-	s.pos = append(s.pos, make([]int32, n-len(s.pos))...)
+	s.nodes = grow(s.nodes, n)
+	s.pos = grow(s.pos, n)
 	if s.cur == 0 {
 		s.cur = 1
 	}

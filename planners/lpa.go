@@ -162,8 +162,8 @@ func (p *lpa) restart(root, target NodeID) {
 func (p *lpa) fit() {
 	n := p.g.NumNodes()
 	p.st.fit(n)
-	if p.anytime && len(p.closed) < n {
-		p.closed = append(p.closed, make([]uint32, n-len(p.closed))...)
+	if p.anytime {
+		p.closed = grow(p.closed, n)
 	}
 }
 
