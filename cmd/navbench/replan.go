@@ -36,6 +36,13 @@ type replanEvent struct {
 	noPath   bool // the change cut the goal off (A* from scratch searched everything it could reach)
 }
 
+// firstPlan is what each planner paid for a walk's first search, from
+// the start to the goal on the map as loaded.
+type firstPlan struct {
+	exp     [numRepairers]int
+	elapsed [numRepairers]time.Duration
+}
+
 // The planners compared, A* from scratch first.
 const (
 	fromScratch = iota
@@ -96,21 +103,23 @@ func runReplan(args []string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 8, 1, ' ', 0)
 	fmt.Fprintln(tw, "scenario\tevent\tkind\tastar_exp\tastar_us\tdstarlite_exp\tdstarlite_us\tadstar_exp\tadstar_us\tdpastar_exp\tdpastar_us\tdpastar_scenario")
 	rng := rand.New(rand.NewPCG(f.seed, 1))
+	ps := &repairers{planners.NewAStar(l), planners.NewDStarLite(l), planners.NewADStar(l), planners.NewDPAStar(l)}
 	var all []replanEvent
+	var firsts []firstPlan
 	for k := range f.scenarios {
 		i := len(scen) - 1 - k*max(1, len(scen)/f.scenarios)
 		if i < 0 {
 			break
 		}
-		w := &walk{f: &f, l: l, rng: rng}
+		w := &walk{f: &f, l: l, rng: rng, repairers: ps}
 		evs, err := w.run(scen[i], func(e int, ev replanEvent) { printEvent(tw, i, e, ev) })
 		if err != nil {
 			return fmt.Errorf("replan: scenario %d: %w", i, err)
 		}
-		all = append(all, evs...)
+		all, firsts = append(all, evs...), append(firsts, w.first)
 	}
 	tw.Flush()
-	return summarizeReplan(stdout, all)
+	return summarizeReplan(stdout, all, firsts)
 }
 
 func printEvent(w io.Writer, scen, e int, ev replanEvent) {
@@ -125,16 +134,23 @@ func printEvent(w io.Writer, scen, e int, ev replanEvent) {
 	fmt.Fprintf(w, "\t%s\n", ev.scenario)
 }
 
+// repairers are the planners compared. One set serves every walk, as a
+// robot keeps its planners from one goal to the next.
+type repairers struct {
+	astar *planners.AStar
+	dlite *planners.DStarLite
+	ad    *planners.ADStar
+	dpa   *planners.DPAStar
+}
+
 // walk is one robot's trip through a scenario.
 type walk struct {
 	f   *replanFlags
 	l   *planners.Lattice
 	rng *rand.Rand
+	*repairers
 
-	astar   *planners.AStar
-	dlite   *planners.DStarLite
-	ad      *planners.ADStar
-	dpa     *planners.DPAStar
+	first   firstPlan
 	path    []planners.NodeID // the robot's path (DPA*'s last answer)
 	at      int               // the robot's place on it
 	goal    planners.NodeID
@@ -148,18 +164,19 @@ func (w *walk) run(s planners.Scenario, report func(int, replanEvent)) ([]replan
 	l := w.l
 	start, goal := endpoints(l, s)
 	w.goal = goal
-	w.astar, w.dlite, w.ad, w.dpa = planners.NewAStar(l), planners.NewDStarLite(l), planners.NewADStar(l), planners.NewDPAStar(l)
+	w.dlite.Reset() // the last walk's obstacles are gone, unannounced
+	w.ad.Reset()
 	w.seen = map[planners.NodeID]bool{}
 	ctx := context.Background()
-	r, err := w.dpa.Plan(ctx, start, goal, nil)
-	if err != nil {
-		return nil, err
-	}
-	w.path = r.Path
-	for _, p := range []planner{w.dlite, w.ad} {
-		if _, err := p.Plan(ctx, start, goal, nil); err != nil {
-			return nil, err
+	for i, p := range [numRepairers]planner{w.astar, w.dlite, w.ad, w.dpa} {
+		began := time.Now()
+		r, err := p.Plan(ctx, start, goal, nil)
+		w.first.elapsed[i] = time.Since(began)
+		if err != nil {
+			return nil, fmt.Errorf("first %s search: %w", repairerNames[i], err)
 		}
+		w.first.exp[i] = r.Stats.Expansions
+		w.path = r.Path // DPA*'s, the last
 	}
 	var evs []replanEvent
 	defer w.clear()
@@ -339,7 +356,8 @@ func (w *walk) clear() {
 // ratios to A* from scratch, and the time per expansion: over all events,
 // then over the events after which a path remained (a change that cuts
 // the goal off makes A* search all it can reach, which dominates sums).
-func summarizeReplan(stdout io.Writer, evs []replanEvent) error {
+// Then the same two sets again with the walks' first searches added.
+func summarizeReplan(stdout io.Writer, evs []replanEvent, firsts []firstPlan) error {
 	if len(evs) == 0 {
 		return fmt.Errorf("replan: no events")
 	}
@@ -361,7 +379,15 @@ func summarizeReplan(stdout io.Writer, evs []replanEvent) error {
 		return err
 	}
 	if len(withPath) > 0 && cut > 0 {
-		return summaryTable(stdout, "events after which a path remained", withPath)
+		if err := summaryTable(stdout, "events after which a path remained", withPath); err != nil {
+			return err
+		}
+	}
+	if err := wholeWalks(stdout, "all events", firsts, evs); err != nil {
+		return err
+	}
+	if cut > 0 {
+		return wholeWalks(stdout, "events after which a path remained", firsts, withPath)
 	}
 	return nil
 }
@@ -406,4 +432,35 @@ func sumTimeOf(evs []replanEvent, p int) float64 {
 		s += us(ev.elapsed[p])
 	}
 	return s
+}
+
+// wholeWalks prints, per planner, the totals over whole walks: each
+// walk's first search plus every repair after it, the way Krafft's
+// thesis (Table 1) totals expansions and computing time over a robot's
+// run. Its time per expansion is the thesis's measure (D* Lite 5.5×
+// A*'s there); summaryTable's counts repairs alone.
+func wholeWalks(stdout io.Writer, title string, firsts []firstPlan, evs []replanEvent) error {
+	fmt.Fprintf(stdout, "# whole walks, %s (%d first searches, %d events; Krafft's Table 1 totals):\n", title, len(firsts), len(evs))
+	tw := tabwriter.NewWriter(stdout, 0, 8, 1, ' ', 0)
+	fmt.Fprintln(tw, "# planner\tfirst_exp\tfirst_ms\ttotal_exp\ttotal_ms\texp_ratio\ttime_ratio\tns_per_exp\tper_exp_vs_astar")
+	var exps, times [numRepairers]float64
+	for p := range numRepairers {
+		for _, f := range firsts {
+			exps[p] += float64(f.exp[p])
+			times[p] += us(f.elapsed[p])
+		}
+	}
+	firstExp, firstTime := exps, times
+	for p := range numRepairers {
+		exps[p] += sumExpOf(evs, p)
+		times[p] += sumTimeOf(evs, p)
+	}
+	base := 1e3 * times[fromScratch] / max(exps[fromScratch], 1)
+	for p := range numRepairers {
+		perExp := 1e3 * times[p] / max(exps[p], 1)
+		fmt.Fprintf(tw, "# %s\t%.0f\t%.1f\t%.0f\t%.1f\t%.1f\t%.1f\t%.0f\t%.2f\n", repairerNames[p],
+			firstExp[p], firstTime[p]/1e3, exps[p], times[p]/1e3,
+			exps[fromScratch]/max(exps[p], 1), times[fromScratch]/max(times[p], 1e-3), perExp, perExp/base)
+	}
+	return tw.Flush()
 }
