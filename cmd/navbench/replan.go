@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -18,7 +19,7 @@ import (
 // replanFlags are `navbench replan`'s settings.
 type replanFlags struct {
 	mapPath, scenPath string
-	scenarios         int     // how many scenarios, the longest of the file first
+	scenarios         int     // how many scenarios: the file's longest, longest first
 	events            int     // events per scenario
 	every             int     // robot steps between events
 	block             int     // obstacle side, cells
@@ -68,7 +69,7 @@ func runReplan(args []string, stdout io.Writer) error {
 	fs.SetOutput(stdout)
 	fs.StringVar(&f.mapPath, "map", "", "Moving AI .3dmap file")
 	fs.StringVar(&f.scenPath, "scen", "", "its .3dscen file (default: the map's name + .3dscen)")
-	fs.IntVar(&f.scenarios, "scenarios", 10, "scenarios to walk, the longest of the file first")
+	fs.IntVar(&f.scenarios, "scenarios", 10, "scenarios to walk: the file's longest, longest first")
 	fs.IntVar(&f.events, "events", 20, "events per scenario")
 	fs.IntVar(&f.every, "every", 5, "robot steps between events")
 	fs.IntVar(&f.block, "block", 5, "obstacle side, cells")
@@ -106,11 +107,7 @@ func runReplan(args []string, stdout io.Writer) error {
 	ps := &repairers{planners.NewAStar(l), planners.NewDStarLite(l), planners.NewADStar(l), planners.NewDPAStar(l)}
 	var all []replanEvent
 	var firsts []firstPlan
-	for k := range f.scenarios {
-		i := len(scen) - 1 - k*max(1, len(scen)/f.scenarios)
-		if i < 0 {
-			break
-		}
+	for _, i := range longestFirst(scen, f.scenarios) {
 		w := &walk{f: &f, l: l, rng: rng, repairers: ps}
 		evs, err := w.run(scen[i], func(e int, ev replanEvent) { printEvent(tw, i, e, ev) })
 		if err != nil {
@@ -120,6 +117,17 @@ func runReplan(args []string, stdout io.Writer) error {
 	}
 	tw.Flush()
 	return summarizeReplan(stdout, all, firsts)
+}
+
+// longestFirst returns the indices of the n scenarios with the highest
+// optimal costs, highest first (Moving AI's files are in no order).
+func longestFirst(scen []planners.Scenario, n int) []int {
+	idx := make([]int, len(scen))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(scen[b].Optimal, scen[a].Optimal) })
+	return idx[:min(n, len(idx))]
 }
 
 func printEvent(w io.Writer, scen, e int, ev replanEvent) {
