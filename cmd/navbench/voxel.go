@@ -140,7 +140,7 @@ func runVoxel(args []string, stdout io.Writer) error {
 	}
 	slices.Sort(times)
 	fmt.Fprintf(stdout, "# summary: %d scenarios, median %.1f µs, p95 %.1f µs, %.2f M expansions/s, max |cost − optimal| %.2g, peak memory %d MB\n",
-		len(times), quantile(times, 0.5), quantile(times, 0.95), float64(expanded)/busy.Seconds()/1e6, deviation, peakRSS()>>20)
+		len(times), median(times), quantile(times, 0.95), float64(expanded)/busy.Seconds()/1e6, deviation, peakRSS()>>20)
 	return nil
 }
 
