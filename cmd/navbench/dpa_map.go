@@ -167,38 +167,90 @@ func (m *dpaMap) remove(cells []planners.NodeID) {
 }
 
 // visible reports whether the straight segment between the centres of
-// cells a and the point (px, py) (cell units) crosses only free cells of
-// the map: whether a robot at a sees the point.
+// cells a and the point (px, py) (cell units; cell (x, y) is the square
+// of side 1 around (x, y)) crosses only free cells of the map: whether a
+// robot at a sees the point. It walks the cells the segment enters
+// (Amanatides–Woo); where it passes exactly through a corner, both cells
+// beside the corner must be free, as for a diagonal move.
 func (m *dpaMap) visible(a planners.NodeID, px, py float64) bool {
 	ax, ay, _ := m.l.Cell(a)
-	x0, y0 := float64(ax), float64(ay)
-	steps := int(math.Ceil(4 * math.Hypot(px-x0, py-y0)))
-	for i := 0; i <= steps; i++ {
-		t := float64(i) / float64(max(steps, 1))
-		x, y := int32(math.Round(x0+t*(px-x0))), int32(math.Round(y0+t*(py-y0)))
-		if v := m.l.ID(x, y, 0); v == planners.None || m.l.Blocked(v) {
+	x, y := ax, ay
+	dx, dy := px-float64(ax), py-float64(ay)
+	sx, nextX, deltaX := ddaAxis(dx)
+	sy, nextY, deltaY := ddaAxis(dy)
+	for {
+		if !m.freeCell(x, y) {
 			return false
 		}
+		t := min(nextX, nextY)
+		if t >= 1 {
+			return true
+		}
+		switch {
+		case nextX < nextY:
+			x, nextX = x+sx, nextX+deltaX
+		case nextY < nextX:
+			y, nextY = y+sy, nextY+deltaY
+		default: // through a corner
+			if !m.freeCell(x+sx, y) || !m.freeCell(x, y+sy) {
+				return false
+			}
+			x, nextX = x+sx, nextX+deltaX
+			y, nextY = y+sy, nextY+deltaY
+		}
 	}
-	return true
+}
+
+// ddaAxis returns, for a segment of extent d along one axis starting at
+// a cell's centre, the step direction, the segment parameter at which it
+// leaves the cell on that axis and the parameter per cell after that
+// (+Inf for d = 0).
+func ddaAxis(d float64) (step int32, next, delta float64) {
+	switch {
+	case d > 0:
+		return 1, 0.5 / d, 1 / d
+	case d < 0:
+		return -1, -0.5 / d, -1 / d
+	}
+	return 0, math.Inf(1), math.Inf(1)
+}
+
+// freeCell reports whether (x, y) is a free cell of the map.
+func (m *dpaMap) freeCell(x, y int32) bool {
+	v := m.l.ID(x, y, 0)
+	return v != planners.None && !m.l.Blocked(v)
 }
 
 // pair picks a start and a goal in the main free area, apart and outside
-// box; with see, the start must see (sx, sy).
+// box; with see, the start must see (sx, sy). It gives up after a million
+// draws.
 func (m *dpaMap) pair(box cellBox, see bool, sx, sy float64) (planners.NodeID, planners.NodeID, error) {
-	pick := func() planners.NodeID {
-		for {
+	draws := 0
+	pick := func() (planners.NodeID, bool) {
+		for ; draws < maxDraws; draws++ {
 			v := m.free[m.rng.IntN(len(m.free))]
 			if x, y, _ := m.l.Cell(v); !box.holds(x, y) {
-				return v
+				return v, true
 			}
 		}
+		return 0, false
 	}
-	for range 100000 {
-		s, g := pick(), pick()
+	for draws < maxDraws {
+		s, ok := pick()
+		g, ok2 := pick()
+		if !ok || !ok2 {
+			break
+		}
 		if s != g && (!see || m.visible(s, sx, sy)) {
 			return s, g, nil
 		}
+		draws++
 	}
-	return 0, 0, fmt.Errorf("dpa: no start found that sees the obstacle at (%.0f, %.0f)", sx, sy)
+	if see {
+		return 0, 0, fmt.Errorf("dpa: no start found outside the obstacle that sees it at (%.0f, %.0f)", sx, sy)
+	}
+	return 0, 0, fmt.Errorf("dpa: no start and goal found apart and outside the obstacle at (%.0f, %.0f)", sx, sy)
 }
+
+// maxDraws bounds the random draws of one start and goal pair.
+const maxDraws = 1_000_000

@@ -261,18 +261,26 @@ func (w *meshWorld) allInComp(b voxel.Box) bool {
 // pair picks a start and a goal cell in the largest connected part,
 // outside ob's keep-out box and in different regions; with see, the
 // start sees ob's centre (the segment between them crosses only
-// passable voxels, before the obstacle is inserted).
+// passable voxels, before the obstacle is inserted). It gives up after
+// maxDraws draws.
 func (w *meshWorld) pair(ob *meshObstacle, see bool) (start, goal voxel.Key, err error) {
-	pick := func() voxel.Key {
-		for {
+	draws := 0
+	pick := func() (voxel.Key, bool) {
+		for ; draws < maxDraws; draws++ {
 			if k := w.randomCell(); !ob.keepOut.Contains(k) {
-				return k
+				return k, true
 			}
 		}
+		return voxel.Key{}, false
 	}
 	f := w.vm.Frame()
-	for range 100000 {
-		s, g := pick(), pick()
+	for draws < maxDraws {
+		s, ok := pick()
+		g, ok2 := pick()
+		if !ok || !ok2 {
+			break
+		}
+		draws++
 		if w.mesh.Locate(s) == w.mesh.Locate(g) {
 			continue
 		}
@@ -281,7 +289,10 @@ func (w *meshWorld) pair(ob *meshObstacle, see bool) (start, goal voxel.Key, err
 		}
 		return s, g, nil
 	}
-	return start, goal, fmt.Errorf("meshdpa: no start found that sees the obstacle at %v", ob.cells.Min)
+	if see {
+		return start, goal, fmt.Errorf("meshdpa: no start found outside the obstacle that sees it at %v", ob.cells.Min)
+	}
+	return start, goal, fmt.Errorf("meshdpa: no start and goal found in different regions outside the obstacle at %v", ob.cells.Min)
 }
 
 // keyString formats a cell as x,y (Ground) or x,y,z (Aerial).
