@@ -110,7 +110,9 @@ func TestDPANoRoomIsAnError(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "small.pgm"), pgm, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "small.yaml"), []byte("image: small.pgm\nmode: trinary\nresolution: 0.05\norigin: [0.0, 0.0, 0.0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n"), 0o644))
 	done := make(chan error, 1)
-	go func() { done <- runDPA([]string{"-map", filepath.Join(dir, "small.yaml"), "-n", "2", "-obstacles", "1", "-clock", "wall"}, io.Discard) }()
+	go func() {
+		done <- runDPA([]string{"-map", filepath.Join(dir, "small.yaml"), "-n", "2", "-obstacles", "1", "-clock", "wall"}, io.Discard)
+	}()
 	select {
 	case err := <-done:
 		require.ErrorContains(t, err, "no start and goal found")
