@@ -13,7 +13,7 @@ import (
 // Override is one parameter value given on the command line or in a
 // parameters file, for the nodes its key matches.
 type Override struct {
-	NodeKey string // "/**", "/ns/node", "/*/node" ...
+	NodeKey string // "/**", "navnode", "/ns/node", "/*/node" ... as written (rcl keeps "navnode" and "/navnode" apart)
 	Name    string // dotted parameter name
 	Value   any    // bool, int64, float64, string, or a slice of one of them
 	Source  string // where it came from, for messages
@@ -28,8 +28,8 @@ func parseParamRule(rule string) (Override, error) {
 	}
 	o := Override{NodeKey: "/**", Name: lhs, Source: "-p " + rule}
 	if node, name, ok := strings.Cut(lhs, ":"); ok {
-		key := "/" + strings.TrimPrefix(node, "/") // a node name, or a path of names and wildcards
-		for _, tok := range strings.Split(key[1:], "/") {
+		key := node // a node name, or a path of names and wildcards
+		for _, tok := range strings.Split(strings.TrimPrefix(key, "/"), "/") {
 			if !remapToken.MatchString(tok) && tok != "*" && tok != "**" {
 				return Override{}, fmt.Errorf("%w: -p %q: invalid node name %q", ErrArgs, rule, node)
 			}
@@ -95,11 +95,25 @@ func walkNodeKeys(m *yaml.Node, path, source string, out *[]Override) error {
 			}
 			continue
 		}
-		if err := walkNodeKeys(val, path+"/"+strings.Trim(key, "/"), source, out); err != nil {
+		if err := walkNodeKeys(val, joinNodeKey(path, key), source, out); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// joinNodeKey appends a file's key to the node key above it, as rcl's
+// parser does: "/" between them, and a leading "/" only if the file's
+// first key has one.
+func joinNodeKey(path, key string) string {
+	name := strings.Trim(key, "/")
+	switch {
+	case path != "":
+		return path + "/" + name
+	case strings.HasPrefix(key, "/"):
+		return "/" + name
+	}
+	return name
 }
 
 func walkParams(m *yaml.Node, nodeKey, prefix, source string, out *[]Override) error {
@@ -183,19 +197,33 @@ func cInt(s string) (int64, bool) {
 	return v, err == nil
 }
 
-var cFloatRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+var cFloatRE = regexp.MustCompile(`^[+-]?(` +
+	`([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?` + // decimal
+	`|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?` + // hexadecimal
+	`|(?i:nan|inf|infinity))$`)
 
+// cFloat parses s as rcl_yaml_param_parser does: YAML's .nan and .inf in
+// the spellings of its fixed list, else the whole string as strtod reads
+// it (decimal or hexadecimal, nan, inf and infinity in any case), out of
+// range refused.
 func cFloat(s string) (float64, bool) {
-	switch strings.ToLower(strings.TrimPrefix(s, "+")) {
-	case ".nan", "nan":
+	switch s {
+	case ".nan", ".NaN", ".NAN":
 		return math.NaN(), true
-	case ".inf", "inf", "infinity":
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
 		return math.Inf(1), true
-	case "-.inf", "-inf", "-infinity":
+	case "-.inf", "-.Inf", "-.INF":
 		return math.Inf(-1), true
 	}
 	if !cFloatRE.MatchString(s) {
 		return 0, false
+	}
+	body := strings.TrimLeft(s, "+-")
+	if strings.EqualFold(body, "nan") { // strtod takes a sign here; ParseFloat does not
+		return math.NaN(), true
+	}
+	if len(body) > 1 && (body[1] == 'x' || body[1] == 'X') && !strings.ContainsAny(body, "pP") {
+		s += "p0" // strtod's hexadecimal exponent is optional; ParseFloat's is not
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	return v, err == nil
@@ -262,8 +290,9 @@ func typeName(v any) string {
 }
 
 // matchesNode reports whether a node key of a parameters file applies to
-// the node with fully qualified name fq: "/*" matches one name token, "/**"
-// any number, as rclcpp's is_node_name_matched.
+// the node with fully qualified name fq: the key gains a leading "/" if
+// it has none, then "/*" matches one name token, "/**" any number, as
+// rclcpp's parameter_map_from and is_node_name_matched.
 func matchesNode(key, fq string) bool {
 	key = "/" + strings.TrimPrefix(key, "/")
 	var re strings.Builder
