@@ -20,17 +20,41 @@ type MapFile struct {
 	Mode           string    `yaml:"mode"` // trinary (default), scale or raw
 	Resolution     float64   `yaml:"resolution"`
 	Origin         []float64 `yaml:"origin"` // x, y, yaw
-	Negate         int       `yaml:"negate"`
+	Negate         Negate    `yaml:"negate"`
 	OccupiedThresh float64   `yaml:"occupied_thresh"`
 	FreeThresh     float64   `yaml:"free_thresh"`
 }
 
+// Negate is map_server's negate flag: an integer (non-zero negates) or,
+// as Nav2 falls back to, a boolean.
+type Negate int
+
+// UnmarshalYAML reads an integer, else a boolean.
+func (n *Negate) UnmarshalYAML(v *yaml.Node) error {
+	var i int
+	if err := v.Decode(&i); err == nil {
+		*n = Negate(i)
+		return nil
+	}
+	var b bool
+	if err := v.Decode(&b); err != nil {
+		return fmt.Errorf("negate %q: want an integer or a boolean", v.Value)
+	}
+	*n = 0
+	if b {
+		*n = 1
+	}
+	return nil
+}
+
 // LoadMapServer reads a map_server YAML file and its PGM image and returns
 // the occupancy grid map_server would publish, as Nav2's map_io converts
-// it: a pixel's occupancy is 1 − value/255 (value/255 with negate); in
-// trinary mode ≥ occupied_thresh is 100, ≤ free_thresh is 0, the rest −1;
-// in scale mode the rest is scaled to 0..100; in raw mode the value itself,
-// −1 outside 0..100. Image rows run top down, grid rows bottom up. Only PGM
+// it, in double precision: a pixel's shade is its value over maxval, as
+// GraphicsMagick (16-bit quanta) reads it, and its occupancy 1 − shade
+// (shade with negate). In trinary mode occupancy above occupied_thresh is
+// 100, below free_thresh 0, the rest −1; in scale mode the rest is scaled
+// to 0..100 and rounded half to even; in raw mode round(shade × 255), −1
+// outside 0..100. Image rows run top down, grid rows bottom up. Only PGM
 // images (P5 and P2, 8 or 16 bits) are read; ZMin and ZMax are left zero
 // for the caller to set.
 func LoadMapServer(yamlPath string) (*Grid, error) {
@@ -85,52 +109,57 @@ func (mf *MapFile) check() error {
 	return nil
 }
 
-// grid converts the image as Nav2's map_io does, in float32 as it does.
+// grid converts the image as Nav2's map_io does.
 func (mf *MapFile) grid(p *pgm) *Grid {
 	g := &Grid{Width: p.w, Height: p.h, Resolution: mf.Resolution,
 		Origin: r3.Vector{X: mf.Origin[0], Y: mf.Origin[1]}, Yaw: mf.Origin[2], Cells: make([]int8, p.w*p.h)}
 	for y := range p.h {
 		for x := range p.w {
-			g.Cells[x+(p.h-1-y)*p.w] = mf.cell(p.gray[x+y*p.w])
+			g.Cells[x+(p.h-1-y)*p.w] = mf.cell(float64(p.quanta[x+y*p.w]) / maxQuantum)
 		}
 	}
 	return g
 }
 
-func (mf *MapFile) cell(gray uint8) int8 {
+// cell is map_io's value for a pixel of the given shade (0 black, 1
+// white).
+func (mf *MapFile) cell(shade float64) int8 {
 	if mf.Mode == "raw" {
-		if gray > 100 {
-			return -1
+		if v := math.Round(shade * 255); v <= 100 {
+			return int8(v)
 		}
-		return int8(gray)
+		return -1
 	}
-	n := float32(gray) / 255
-	if mf.Negate == 0 {
-		n = 1 - n
+	occ := 1 - shade
+	if mf.Negate != 0 {
+		occ = shade
 	}
-	v := float64(n)
 	switch {
-	case v <= mf.FreeThresh:
-		return 0
-	case v >= mf.OccupiedThresh:
+	case mf.OccupiedThresh < occ:
 		return 100
+	case occ < mf.FreeThresh:
+		return 0
 	case mf.Mode == "scale":
-		return int8(math.Round(float64(float32((v - mf.FreeThresh) / (mf.OccupiedThresh - mf.FreeThresh) * 100))))
+		return int8(math.RoundToEven((occ - mf.FreeThresh) / (mf.OccupiedThresh - mf.FreeThresh) * 100))
 	}
 	return -1
 }
 
-// pgm is an 8-bit grayscale image.
+// pgm is a grayscale image, its samples scaled to 16-bit quanta as
+// GraphicsMagick's 16-bit build (Ubuntu's, which map_server links) reads
+// them.
 type pgm struct {
-	w, h int
-	gray []uint8 // rows top down
+	w, h   int
+	quanta []uint16 // rows top down
 }
+
+// maxQuantum is the largest 16-bit quantum, white.
+const maxQuantum = 65535
 
 // maxImagePixels bounds a map image: 2^28 pixels.
 const maxImagePixels = 1 << 28
 
-// readPGM reads a binary (P5) or plain (P2) PGM; 16-bit samples are scaled
-// to 8 bits.
+// readPGM reads a binary (P5) or plain (P2) PGM, 8 or 16 bits a sample.
 func readPGM(r *bufio.Reader) (*pgm, error) {
 	magic, err := pgmToken(r)
 	if err != nil || (magic != "P5" && magic != "P2") {
@@ -150,10 +179,10 @@ func readPGM(r *bufio.Reader) (*pgm, error) {
 	if w*h > maxImagePixels || w > maxImagePixels || h > maxImagePixels || maxval > 65535 {
 		return nil, fmt.Errorf("%w: PGM of %d×%d, maxval %d", ErrFormat, w, h, maxval)
 	}
-	p := &pgm{w: w, h: h, gray: make([]uint8, w*h)}
-	scale := func(v int) uint8 { return uint8((v*255 + maxval/2) / maxval) }
+	p := &pgm{w: w, h: h, quanta: make([]uint16, w*h)}
+	scale := func(v int) uint16 { return uint16(float64(maxQuantum)*float64(v)/float64(maxval) + 0.5) }
 	if magic == "P2" {
-		for i := range p.gray {
+		for i := range p.quanta {
 			t, err := pgmToken(r)
 			if err != nil {
 				return nil, fmt.Errorf("%w: PGM pixel %d: %v", ErrFormat, i, err)
@@ -162,7 +191,7 @@ func readPGM(r *bufio.Reader) (*pgm, error) {
 			if err != nil || v < 0 || v > maxval {
 				return nil, fmt.Errorf("%w: PGM pixel %d: %q", ErrFormat, i, t)
 			}
-			p.gray[i] = scale(v)
+			p.quanta[i] = scale(v)
 		}
 		return p, nil
 	}
@@ -174,7 +203,7 @@ func readPGM(r *bufio.Reader) (*pgm, error) {
 	if _, err := io.ReadFull(r, raw); err != nil {
 		return nil, fmt.Errorf("%w: PGM pixels: %v", ErrFormat, err)
 	}
-	for i := range p.gray {
+	for i := range p.quanta {
 		v := int(raw[i])
 		if size == 2 {
 			v = int(raw[2*i])<<8 | int(raw[2*i+1])
@@ -182,7 +211,7 @@ func readPGM(r *bufio.Reader) (*pgm, error) {
 		if v > maxval {
 			return nil, fmt.Errorf("%w: PGM pixel %d is %d > maxval %d", ErrFormat, i, v, maxval)
 		}
-		p.gray[i] = scale(v)
+		p.quanta[i] = scale(v)
 	}
 	return p, nil
 }
