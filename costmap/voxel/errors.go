@@ -11,8 +11,11 @@ var (
 	// resolution, a shape with a NaN size, a sensor origin that is not
 	// finite). Bad individual points are skipped and counted instead.
 	ErrInput = errors.New("voxel: invalid input")
-	// ErrMemory is an update that would exceed Config.MaxBricks. The map is
-	// left consistent, with the part of the update applied so far.
+	// ErrMemory is an update that would exceed Config.MaxBricks. The map
+	// holds the part of the update applied so far, except that inflation
+	// distances the limit had no room for are missing (those voxels keep
+	// their costs without them); the first later update that finds room
+	// settles them and lists their costs in its change set.
 	ErrMemory = errors.New("voxel: memory limit reached")
 	// ErrFormat is a map file that cannot be read.
 	ErrFormat = errors.New("voxel: invalid map file")

@@ -332,6 +332,7 @@ func (m *Map) setD2(k Key, d int32) {
 		}
 		if b = m.get(k); b == nil {
 			m.cs.Input.Refused++
+			m.owe(k)
 			return
 		}
 	}

@@ -24,6 +24,10 @@ type Map struct {
 
 	sensor sensorState
 	shapes map[ShapeID]*shapeRecord
+	// owed holds, by brick, the origins of bricks where the memory limit
+	// refused a voxel's inflation distance; those costs are missing until
+	// an Apply with room settles them.
+	owed map[brickKey]Key
 
 	// Per-Apply state.
 	gen        uint32
@@ -93,6 +97,13 @@ func (m *Map) ApplyInto(cs *ChangeSet, u Update) error {
 func (m *Map) begin(cs *ChangeSet) {
 	cs.reset()
 	m.cs = cs
+	m.newPass()
+	m.obstacles = m.obstacles[:0]
+	m.memFull = false
+}
+
+// newPass empties the queue of bricks to commit.
+func (m *Map) newPass() {
 	m.gen++
 	if m.gen == 0 { // wrapped: clear every stamp so no brick looks touched
 		for _, b := range m.bricks {
@@ -101,16 +112,45 @@ func (m *Map) begin(cs *ChangeSet) {
 		m.gen = 1
 	}
 	m.dirty = m.dirty[:0]
-	m.obstacles = m.obstacles[:0]
-	m.memFull = false
 }
 
 // finish turns the layer changes of this Apply into costs and a change set.
 func (m *Map) finish() {
 	m.inflate()
 	m.commit()
+	m.settle()
 	m.prevStatic = nil
 	m.cs = nil
+}
+
+// owe records that voxel k's inflation distance had no room.
+func (m *Map) owe(k Key) {
+	if m.owed == nil {
+		m.owed = map[brickKey]Key{}
+	}
+	m.owed[brickOf(k)] = Key{k.X &^ brickMask, k.Y &^ brickMask, k.Z &^ brickMask}
+}
+
+// settle recomputes the distances earlier updates had no room for, once
+// the memory limit leaves room again, and commits their costs into this
+// Apply's change set. A refusal here is owed again; it does not make
+// this Apply fail.
+func (m *Map) settle() {
+	if len(m.owed) == 0 || len(m.bricks) >= m.cfg.MaxBricks {
+		return
+	}
+	full := m.memFull
+	owed := make([]Key, 0, len(m.owed))
+	for _, org := range m.owed {
+		owed = append(owed, org)
+	}
+	clear(m.owed)
+	m.newPass()
+	for _, org := range owed {
+		m.window(Box{org, org.Add(brickMask, brickMask, brickMask)})
+	}
+	m.commit()
+	m.memFull = full
 }
 
 // recentSize is the number of slots of the brick cache: 2048 of 16
