@@ -275,8 +275,11 @@ func (n *navnode) onOdom(m *nav_msgs.Odometry) {
 	n.pose(topicOdom, t.Apply(o.Pose.Translation), o.Stamp)
 }
 
-// onTF adds transforms to the buffer; when the robot's body frame is in
-// it, that gives its pose too (for robots without odometry messages).
+// onTF adds transforms to the buffer. A dynamic transform's stamp is an
+// input stamp (use_sim_time), and after any new transform the robot's
+// pose map → base_frame is looked up again, whichever link of the chain
+// moved (odom → base_footprint under a static base_link, say): robots
+// without odometry messages give their pose this way.
 func (n *navnode) onTF(static bool) func(*tf2_msgs.TFMessage) {
 	topic := topicTF
 	if static {
@@ -284,7 +287,7 @@ func (n *navnode) onTF(static bool) func(*tf2_msgs.TFMessage) {
 	}
 	return func(m *tf2_msgs.TFMessage) {
 		var errs []error
-		moved := false
+		added := false
 		for i := range m.Transforms {
 			ts := &m.Transforms[i]
 			err := n.tf.Add(ts, static)
@@ -296,15 +299,16 @@ func (n *navnode) onTF(static bool) func(*tf2_msgs.TFMessage) {
 				errs = append(errs, err)
 				continue
 			}
-			moved = moved || tf.FrameName(ts.ChildFrameID) == n.p.BaseFrame
+			added = true
+			if stamp, err := tf.Stamp(ts.Header.Stamp); err == nil && !static {
+				n.sawStamp(stamp)
+			}
 		}
 		if len(errs) > 0 {
 			n.bad(topic, errors.Join(errs...))
 		}
-		if moved {
-			if t, err := n.tf.Lookup(n.p.MapFrame, n.p.BaseFrame, 0); err == nil {
-				n.poseFromTF(t.Translation)
-			}
+		if added {
+			n.poseFromTF()
 		}
 	}
 }
@@ -315,6 +319,7 @@ func (n *navnode) onTF(static bool) func(*tf2_msgs.TFMessage) {
 // when time jumps back; so does the node, keeping the static transforms.
 func (n *navnode) clockJumpedBack(topic string, err error) {
 	n.tf.Clear()
+	n.tfPoseAt.Store(0)
 	if n.cnt.drop(topic, "clock jumped back") {
 		n.log.Warn("transform older than the buffer's history: time jumped back, transforms forgotten (static ones kept; further ones are only counted)",
 			zap.String("topic", topic), zap.Error(err))
@@ -353,10 +358,19 @@ func (n *navnode) pose(topic string, p r3.Vector, stamp time.Duration) {
 }
 
 // poseFromTF uses a pose from /tf unless odometry arrived recently.
-func (n *navnode) poseFromTF(p r3.Vector) {
+func (n *navnode) poseFromTF() {
 	if time.Since(time.Unix(0, n.lastOdom.Load())) < time.Second {
 		return
 	}
+	t, at, err := n.tf.LookupStamp(n.p.MapFrame, n.p.BaseFrame, 0)
+	if err != nil {
+		return
+	}
+	if last := n.tfPoseAt.Load(); last != 0 && int64(at)+1 <= last {
+		return // nothing newer on the robot's chain
+	}
+	n.tfPoseAt.Store(int64(at) + 1)
+	p := t.Translation
 	n.send(func(w *world) {
 		if err := w.setPose(p); err != nil {
 			n.bad(topicTF, err)
@@ -379,6 +393,10 @@ func (n *navnode) onGoal(m *geometry_msgs.PoseStamped) {
 		return
 	}
 	p := t.Apply(g.Pose.Translation)
+	if q, lifted := n.p.liftGoal(p); lifted {
+		n.log.Info("goal below min_altitude lifted to the lowest layer plans use", zap.Float64("z", p.Z), zap.Float64("to", q.Z))
+		p = q
+	}
 	n.send(func(w *world) {
 		if err := w.setGoal(p); err != nil {
 			n.bad(topicGoal, err)

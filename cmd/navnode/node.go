@@ -34,6 +34,7 @@ type navnode struct {
 	cnt  *counters
 
 	lastOdom atomic.Int64 // Unix ns of the last odometry pose: poses from /tf wait while it is fresh
+	tfPoseAt atomic.Int64 // the time the last pose taken from /tf held at, ns, plus 1 (0: none since start or a clock jump)
 	simNow   atomic.Int64 // with use_sim_time: the latest stamp received, ns
 
 	inbox chan func(*world)

@@ -153,6 +153,21 @@ func (p *params) volume() voxel.Box {
 	return b
 }
 
+// liftGoal moves an aerial goal below min_altitude up to the centre of
+// the lowest layer plans use, and reports whether it did: RViz's 2D Goal
+// Pose tool sends z = 0.
+func (p *params) liftGoal(g r3.Vector) (r3.Vector, bool) {
+	if p.Mode != "aerial" {
+		return g, false
+	}
+	low := p.volume().Min.Z
+	if math.Floor((g.Z-p.Origin.Z)/p.Resolution) >= float64(low) {
+		return g, false
+	}
+	g.Z = p.Origin.Z + (float64(low)+0.5)*p.Resolution
+	return g, true
+}
+
 // costWeight maps the cost_weight parameter to replanner.Config's: there
 // 0 means the default and a negative value means 0.
 func costWeight(w float64) float64 {
