@@ -3,7 +3,6 @@ package main
 import (
 	"time"
 
-	"github.com/golang/geo/r3"
 	"go.uber.org/zap"
 
 	"github.com/navnode/navnode/costmap/voxel"
@@ -33,14 +32,7 @@ func (n *navnode) publishPlan(w *world, out replanner.Output) {
 	if err := n.plan.Publish(&path); err != nil {
 		n.log.Warn("publishing plan", zap.Error(err))
 	}
-	var start, goal r3.Vector
-	if len(out.Path) > 0 {
-		start, goal = out.Path[0], out.Path[len(out.Path)-1]
-	}
-	if w.hasGoal {
-		goal = out.Goal
-	}
-	m := rosconv.PlanMarkers(out.Path, start, goal, n.p.MapFrame, now)
+	m := rosconv.PlanMarkers(out.Path, w.start(), w.goal(), n.p.MapFrame, now)
 	if err := n.markers.Publish(&m); err != nil {
 		n.log.Warn("publishing markers", zap.Error(err))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/golang/geo/r3"
@@ -30,8 +31,10 @@ type world struct {
 	costs   []voxel.Cost
 
 	out       replanner.Output // the last tick's
-	published int              // poses of the last plan published; -1 before the first
+	published []r3.Vector      // the last plan published
+	sent      bool             // whether a plan was published yet
 	lastStat  replanner.Status
+	robot     r3.Vector // the robot's position, when poseAt is set
 	poseAt    time.Time // when the robot's pose last arrived
 	hasGoal   bool
 	replans   int         // searches that answered a change of the world or the goal
@@ -47,7 +50,7 @@ func newWorld(p params) (*world, error) {
 	if err != nil {
 		return nil, fmt.Errorf("planner: %w", err)
 	}
-	return &world{p: p, vm: vm, loop: loop, published: -1}, nil
+	return &world{p: p, vm: vm, loop: loop}, nil
 }
 
 // plannerName names the strategy in use.
@@ -80,7 +83,7 @@ func (w *world) setPose(p r3.Vector) error {
 	if err := w.loop.SetPose(p); err != nil {
 		return err
 	}
-	w.poseAt = time.Now()
+	w.robot, w.poseAt = p, time.Now()
 	return nil
 }
 
@@ -93,6 +96,27 @@ func (w *world) setGoal(p r3.Vector) error {
 	return nil
 }
 
+// start is where the plan's markers show the start: the path's first
+// point, else the robot, else nowhere (nil).
+func (w *world) start() *r3.Vector {
+	switch {
+	case len(w.out.Path) > 0:
+		return &w.out.Path[0]
+	case !w.poseAt.IsZero():
+		return &w.robot
+	}
+	return nil
+}
+
+// goal is where the plan's markers show the goal: the goal set, else
+// nowhere (nil).
+func (w *world) goal() *r3.Vector {
+	if w.hasGoal {
+		return &w.out.Goal
+	}
+	return nil
+}
+
 // cancel drops the goal.
 func (w *world) cancel() {
 	w.loop.Cancel()
@@ -100,7 +124,8 @@ func (w *world) cancel() {
 }
 
 // tick runs the planning loop and reports whether the plan to publish
-// changed. The loop keeps to budget_ms itself (replanner.Config.Budget),
+// changed: a new search, another status, or other points (the path
+// starts at the robot, so it changes as the robot moves). The loop keeps to budget_ms itself (replanner.Config.Budget),
 // and gives each tick some expansions even when setting up took the
 // budget: a deadline of the node's own here would take those away.
 func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
@@ -109,10 +134,10 @@ func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 		w.replans++
 		w.repairs.add(out.RepairTime)
 	}
-	changed := out.Replanned || out.Status != w.lastStat || len(out.Path) != w.published
+	changed := !w.sent || out.Replanned || out.Status != w.lastStat || !slices.Equal(out.Path, w.published)
 	w.out, w.lastStat = out, out.Status
 	if changed {
-		w.published = len(out.Path)
+		w.published, w.sent = append(w.published[:0], out.Path...), true
 	}
 	return out, changed
 }

@@ -58,9 +58,9 @@ const (
 // PlanMarkers returns RViz markers for a plan in frame at stamp, in
 // namespace PlanNamespace: the path as a green LINE_STRIP (deleted when it
 // has fewer than two points, which RViz cannot draw), the start as a blue
-// sphere and the goal as a red one. Re-publishing replaces the previous
-// plan's markers (same ids).
-func PlanMarkers(path []r3.Vector, start, goal r3.Vector, frame string, stamp time.Duration) visualization_msgs.MarkerArray {
+// sphere and the goal as a red one (each deleted when nil). Re-publishing
+// replaces the previous plan's markers (same ids).
+func PlanMarkers(path []r3.Vector, start, goal *r3.Vector, frame string, stamp time.Duration) visualization_msgs.MarkerArray {
 	h := Header(frame, stamp)
 	marker := func(id, typ int32, scale float64, c std_msgs.ColorRGBA) visualization_msgs.Marker {
 		m := visualization_msgs.NewMarker()
@@ -78,9 +78,16 @@ func PlanMarkers(path []r3.Vector, start, goal r3.Vector, frame string, stamp ti
 			line.Points[i] = Point(p)
 		}
 	}
-	s := marker(StartMarkerID, visualization_msgs.Marker_SPHERE, EndDiameter, std_msgs.ColorRGBA{G: 0.4, B: 1, A: 1})
-	s.Pose.Position = Point(start)
-	g := marker(GoalMarkerID, visualization_msgs.Marker_SPHERE, EndDiameter, std_msgs.ColorRGBA{R: 1, A: 1})
-	g.Pose.Position = Point(goal)
+	sphere := func(id int32, at *r3.Vector, c std_msgs.ColorRGBA) visualization_msgs.Marker {
+		m := marker(id, visualization_msgs.Marker_SPHERE, EndDiameter, c)
+		if at == nil {
+			m.Action = visualization_msgs.Marker_DELETE
+		} else {
+			m.Pose.Position = Point(*at)
+		}
+		return m
+	}
+	s := sphere(StartMarkerID, start, std_msgs.ColorRGBA{G: 0.4, B: 1, A: 1})
+	g := sphere(GoalMarkerID, goal, std_msgs.ColorRGBA{R: 1, A: 1})
 	return visualization_msgs.MarkerArray{Markers: []visualization_msgs.Marker{line, s, g}}
 }

@@ -97,7 +97,7 @@ func TestPath(t *testing.T) {
 
 func TestPlanMarkers(t *testing.T) {
 	path := []r3.Vector{vec(0, 0, 0), vec(1, 0, 0), vec(1, 1, 0)}
-	a := PlanMarkers(path, path[0], path[2], "map", time.Second)
+	a := PlanMarkers(path, &path[0], &path[2], "map", time.Second)
 	require.Len(t, a.Markers, 3)
 	for i, m := range a.Markers {
 		require.Equal(t, PlanNamespace, m.Ns)
@@ -117,8 +117,13 @@ func TestPlanMarkers(t *testing.T) {
 	require.Equal(t, geometry_msgs.Point{X: 1, Y: 1}, goal.Pose.Position)
 	require.Equal(t, geometry_msgs.Vector3{X: EndDiameter, Y: EndDiameter, Z: EndDiameter}, goal.Scale)
 
-	a = PlanMarkers(path[:1], path[0], path[2], "map", 0)
+	a = PlanMarkers(path[:1], &path[0], &path[2], "map", 0)
 	require.Equal(t, visualization_msgs.Marker_DELETE, a.Markers[0].Action, "no line to draw")
+
+	none := PlanMarkers(nil, nil, nil, "map", 0)
+	for _, m := range none.Markers {
+		require.Equal(t, visualization_msgs.Marker_DELETE, m.Action, "no start, no goal: marker %d", m.ID)
+	}
 
 	// Our markers read back as obstacles would be spheres; the line is
 	// refused as unsupported.
