@@ -24,10 +24,10 @@ type Map struct {
 
 	sensor sensorState
 	shapes map[ShapeID]*shapeRecord
-	// owed holds, by brick, the origins of bricks where the memory limit
-	// refused a voxel's inflation distance; those costs are missing until
-	// an Apply with room settles them.
-	owed map[brickKey]Key
+	// owed holds the bricks where the memory limit refused a voxel's
+	// inflation distance; those costs are missing until an Apply with room
+	// settles them.
+	owed map[brickKey]struct{}
 
 	// Per-Apply state.
 	gen        uint32
@@ -126,9 +126,9 @@ func (m *Map) finish() {
 // owe records that voxel k's inflation distance had no room.
 func (m *Map) owe(k Key) {
 	if m.owed == nil {
-		m.owed = map[brickKey]Key{}
+		m.owed = map[brickKey]struct{}{}
 	}
-	m.owed[brickOf(k)] = Key{k.X &^ brickMask, k.Y &^ brickMask, k.Z &^ brickMask}
+	m.owed[brickOf(k)] = struct{}{}
 }
 
 // settle recomputes the distances earlier updates had no room for, once
@@ -140,13 +140,14 @@ func (m *Map) settle() {
 		return
 	}
 	full := m.memFull
-	owed := make([]Key, 0, len(m.owed))
-	for _, org := range m.owed {
-		owed = append(owed, org)
+	owed := make([]brickKey, 0, len(m.owed))
+	for bk := range m.owed {
+		owed = append(owed, bk)
 	}
 	clear(m.owed)
 	m.newPass()
-	for _, org := range owed {
+	for _, bk := range owed {
+		org := brickKeyOrigin(bk)
 		m.window(Box{org, org.Add(brickMask, brickMask, brickMask)})
 	}
 	m.commit()
