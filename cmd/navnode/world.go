@@ -125,9 +125,10 @@ func (w *world) cancel() {
 
 // tick runs the planning loop and reports whether the plan to publish
 // changed: a new search, another status, or other points (the path
-// starts at the robot, so it changes as the robot moves). The loop keeps to budget_ms itself (replanner.Config.Budget),
-// and gives each tick some expansions even when setting up took the
-// budget: a deadline of the node's own here would take those away.
+// starts at the robot, so it changes as the robot moves). The loop keeps
+// to budget_ms itself (replanner.Config.Budget), and gives each tick some
+// expansions even when setting up took the budget: a deadline of the
+// node's own here would take those away.
 func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 	out := w.loop.Tick(ctx)
 	if out.Replanned && out.Repair {
