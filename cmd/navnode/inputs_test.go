@@ -156,12 +156,7 @@ func TestRefusedValuesLoggedOnce(t *testing.T) {
 }
 
 // transformAt is a map → base_link transform at sec seconds, x metres out.
-func transformAt(sec int32, x float64) *tf2_msgs.TFMessage {
-	return &tf2_msgs.TFMessage{Transforms: []geometry_msgs.TransformStamped{{
-		Header:       std_msgs.Header{Stamp: builtin_interfaces.Time{Sec: sec}, FrameID: "map"},
-		ChildFrameID: "base_link",
-		Transform:    geometry_msgs.Transform{Translation: geometry_msgs.Vector3{X: x, Y: 1, Z: 1}, Rotation: geometry_msgs.Quaternion{W: 1}}}}}
-}
+func transformAt(sec int32, x float64) *tf2_msgs.TFMessage { return tfMsg("map", "base_link", sec, x) }
 
 // TestTFAfterClockJumpsBack: after a transform stamped far in the future
 // (or a simulation reset that takes the clock back), the robot's

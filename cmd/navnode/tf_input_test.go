@@ -12,6 +12,7 @@ import (
 	"github.com/navnode/navnode/msgs/tf2_msgs"
 )
 
+// tfMsg is one transform, parent → child, stamped sec, at (x, 1, 1).
 func tfMsg(parent, child string, sec int32, x float64) *tf2_msgs.TFMessage {
 	return &tf2_msgs.TFMessage{Transforms: []geometry_msgs.TransformStamped{{
 		Header:       std_msgs.Header{Stamp: builtin_interfaces.Time{Sec: sec}, FrameID: parent},
