@@ -125,15 +125,20 @@ func TestMapServerClassCounts(t *testing.T) {
 	}
 }
 
-func TestMapServerModes(t *testing.T) {
+// loadSmallMap writes img and a YAML with the given extra lines, and loads it.
+func loadSmallMap(t *testing.T, img []byte, yaml string) (*Grid, error) {
 	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.pgm"), img, 0o644))
+	y := "image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\n" + yaml
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(y), 0o644))
+	return LoadMapServer(filepath.Join(dir, "m.yaml"))
+}
+
+func TestMapServerModes(t *testing.T) {
 	// A 4×1 image of values 0, 100, 200, 255.
 	img := append([]byte("P5\n# test\n4 1\n255\n"), 0, 100, 200, 255)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.pgm"), img, 0o644))
 	load := func(extra string) []int8 {
-		y := "image: m.pgm\nresolution: 0.5\norigin: [1, 2, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n" + extra
-		require.NoError(t, os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(y), 0o644))
-		g, err := LoadMapServer(filepath.Join(dir, "m.yaml"))
+		g, err := loadSmallMap(t, img, "occupied_thresh: 0.65\nfree_thresh: 0.2\n"+extra)
 		require.NoError(t, err)
 		return g.Cells
 	}

@@ -1,21 +1,10 @@
 package voxel
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
-
-// loadSmallMap writes img and a YAML with the given extra lines, and loads it.
-func loadSmallMap(t *testing.T, img []byte, yaml string) (*Grid, error) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.pgm"), img, 0o644))
-	y := "image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\n" + yaml
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(y), 0o644))
-	return LoadMapServer(filepath.Join(dir, "m.yaml"))
-}
 
 // Nav2 map_io (loadMapFromFile): occ = 1.0 - shade in double;
 // "occupied_thresh < occ" is occupied, "occ < free_thresh" free, else unknown
