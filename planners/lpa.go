@@ -41,7 +41,8 @@ type lpa struct {
 	// band is how far the next thaw raises ceil (see lpa_cold.go).
 	cold       []heapItem
 	ceil, band float64
-	coldFloor  int // open nodes from which a refresh leaves some cold; 0: never
+	settledKey float64 // the start's first key when the ceiling was last set
+	coldFloor  int     // open nodes from which a refresh leaves some cold; 0: never
 	edges      []Edge
 	stats      Stats
 

@@ -20,9 +20,19 @@ import "math"
 // heap's keys are refreshed after the start moved (refreshKeys goes
 // through the heap anyway), and its band doubles with each thaw, so a
 // search thaws a logarithmic number of times. Cold keys are refreshed
-// only when a thaw takes them in. In BenchmarkIncrementalReplan a refresh
-// leaves 345 of 4,713 open nodes in the heap on average, and a search
-// thaws about once.
+// only when a thaw takes them in.
+//
+// How far above the start's key is "a little" depends on the map, and is
+// counted in nodes, not in cost: octile costs tie by the thousand. After
+// a first search on DA1, a cave map, about 100,000 of its 118,000 open
+// keys lie within 1% of the start's (a few moves), and a band of 1% had
+// every repair refresh and heapify them all: 2 ms of a repair that
+// expanded a hundred nodes, and those repairs never thawed. On Complex a
+// repair's keys rise a few moves, and a band much under 1% made each
+// search thaw four or five times, each a scan of the whole cold list. So
+// the band starts narrow (coldBand) and widens to half of how far the
+// last search had to raise the ceiling: on DA1 it stays narrow, on
+// Complex a search thaws about once.
 //
 // AD* keeps everything in the heap (its coldFloor is 0, its ceiling +∞):
 // its keys change with ε and its INCONS list has its own rules. LPA*'s
@@ -38,11 +48,10 @@ func coldSlot(i int) int32 { return coldBase - int32(i) }
 // coldIndex returns the index in cold of a node whose pos is p ≤ coldBase.
 func coldIndex(p int32) int { return int(coldBase - p) }
 
-// coldBand is the first band above the start's key under which open nodes
-// stay in the heap, relative to that key: a few moves on the maps we plan
-// on, where a repair's keys rarely rise more than three moves' costs
-// above the start's first key.
-const coldBand = 0.01
+// coldBand is the narrowest band above the start's key under which open
+// nodes stay in the heap, relative to that key: a small part of one move
+// on the maps we plan on (0.017 on Complex, 0.047 on DA1).
+const coldBand = 1e-4
 
 // minColdHeap: below this many open nodes D* Lite's heap keeps them all
 // (lpa.coldFloor).
@@ -139,9 +148,10 @@ func (p *lpa) refreshed(it heapItem) float64 {
 }
 
 // settle follows refreshKeys, which refreshed the heap's keys: it lowers
-// the ceiling to a band above first key k (the start's), moves the heap's
-// nodes above it to the cold list and rebuilds the heap. The cold list is
-// left as it is: its keys, refreshed or not, are lower bounds of their
+// the ceiling to a band above first key k (the start's), coldBand or half
+// of how far above its key the last search raised the ceiling, whichever
+// is more; it moves the heap's nodes above the ceiling to the cold list
+// and rebuilds the heap. The cold list is left as it is: its keys, refreshed or not, are lower bounds of their
 // nodes' keys (k_m sees to that) and above the ceiling, and most of them
 // are never needed. With fewer open nodes than coldFloor, or none set
 // (AD*), the heap takes them all.
@@ -156,10 +166,15 @@ func (p *lpa) settle(k float64) {
 		}
 		p.cold = p.cold[:0]
 	} else {
-		p.band = coldBand * (1 + math.Abs(k))
+		reach := 0.0
+		if !math.IsInf(p.ceil, 1) {
+			reach = (p.ceil - p.settledKey) / 2
+		}
+		p.band = max(coldBand*(1+math.Abs(k)), reach)
 		p.ceil = min(p.ceil, k+p.band)
 		p.band *= 2
 	}
+	p.settledKey = k
 	hot, nh := p.open.items, 0
 	for _, it := range hot {
 		if it.key > p.ceil {

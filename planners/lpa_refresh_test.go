@@ -103,3 +103,53 @@ func requireKeyBound(t *testing.T, p *lpa, it heapItem, refreshed bool, what str
 		require.InDelta(t, k1, it.key, slack, "%s: node %d left below its key", what, it.id)
 	}
 }
+
+// TestColdBandFollowsReach: settle keeps in the heap the open nodes
+// within coldBand of the start's key, or within half of how far the last
+// search raised the ceiling above it if that is more, and moves the rest
+// to the cold list; with no thaw the band shrinks back by half each time.
+func TestColdBandFollowsReach(t *testing.T) {
+	p := &lpa{coldFloor: 1, ceil: math.Inf(1)}
+	p.st.fit(1000)
+	for i := range 1000 {
+		p.open.items = append(p.open.items, heapItem{key: 100 + float64(i)/100, tie: 100, id: NodeID(i)})
+		p.st.pos[i] = int32(i)
+	}
+	hot := func() int {
+		n := 0
+		for _, it := range p.open.items {
+			require.LessOrEqual(t, it.key, p.ceil)
+			n++
+		}
+		for _, it := range p.cold {
+			require.Greater(t, it.key, p.ceil)
+		}
+		require.Equal(t, 1000, n+len(p.cold))
+		return n
+	}
+	narrow := coldBand * 101
+	p.settle(100)
+	require.InDelta(t, 100+narrow, p.ceil, 1e-12, "first ceiling")
+	require.Equal(t, 2, hot()) // keys 100 and 100.01
+	// A search thaws up to 104.
+	var cold []heapItem
+	for _, it := range p.cold {
+		if it.key <= 104 {
+			p.st.pos[it.id] = int32(len(p.open.items))
+			p.open.items = append(p.open.items, it)
+		} else {
+			p.st.pos[it.id] = coldSlot(len(cold))
+			cold = append(cold, it)
+		}
+	}
+	p.cold, p.ceil = cold, 104
+	for _, want := range []float64{102, 101, 100.5, 100.25} {
+		p.settle(100)
+		require.InDelta(t, want, p.ceil, 1e-12)
+		require.Equal(t, int(math.Round((want-100)*100))+1, hot())
+	}
+	for range 20 {
+		p.settle(100)
+	}
+	require.InDelta(t, 100+narrow, p.ceil, 1e-12, "back to coldBand")
+}
