@@ -27,12 +27,12 @@ import "math"
 // a first search on DA1, a cave map, about 100,000 of its 118,000 open
 // keys lie within 1% of the start's (a few moves), and a band of 1% had
 // every repair refresh and heapify them all: 2 ms of a repair that
-// expanded a hundred nodes, and those repairs never thawed. On Complex a
-// repair's keys rise a few moves, and a band much under 1% made each
-// search thaw four or five times, each a scan of the whole cold list. So
-// the band starts narrow (coldBand) and widens to half of how far the
-// last search had to raise the ceiling: on DA1 it stays narrow, on
-// Complex a search thaws about once.
+// expanded a hundred nodes. With a narrow band those repairs never thaw.
+// On Complex a repair's keys rise a few moves, and a band much under 1%
+// made each search thaw four or five times, each a scan of the whole
+// cold list. So the band starts narrow (coldBand) and widens to half of
+// how far the last search had to raise the ceiling: on DA1 it stays
+// narrow, on Complex a search thaws about once.
 //
 // AD* keeps everything in the heap (its coldFloor is 0, its ceiling +∞):
 // its keys change with ε and its INCONS list has its own rules. LPA*'s
@@ -151,10 +151,11 @@ func (p *lpa) refreshed(it heapItem) float64 {
 // the ceiling to a band above first key k (the start's), coldBand or half
 // of how far above its key the last search raised the ceiling, whichever
 // is more; it moves the heap's nodes above the ceiling to the cold list
-// and rebuilds the heap. The cold list is left as it is: its keys, refreshed or not, are lower bounds of their
-// nodes' keys (k_m sees to that) and above the ceiling, and most of them
-// are never needed. With fewer open nodes than coldFloor, or none set
-// (AD*), the heap takes them all.
+// and rebuilds the heap. The ceiling never rises here, since the cold
+// list is left as it is: its keys, refreshed or not, are lower bounds of
+// their nodes' keys (k_m sees to that) and above the ceiling, and most of
+// them are never needed. With fewer open nodes than coldFloor, or none
+// set (AD*), the heap takes them all.
 func (p *lpa) settle(k float64) {
 	pos := p.st.pos
 	if p.coldFloor == 0 || p.openLen() < p.coldFloor {
