@@ -112,13 +112,13 @@ func ends(a, b, p *Box, i int) (left, right Point) {
 		return lo, lo
 	case x: // crossed along ±x; left of +x is +y
 		hi := Point{p.Min[0], p.Max[1], z}
-		if travel(a, b, 0, i) > 0 {
+		if travel(a, b, 0, p.Min[0], i) > 0 {
 			return hi, lo
 		}
 		return lo, hi
 	case y: // crossed along ±y; left of +y is −x
 		hi := Point{p.Max[0], p.Min[1], z}
-		if travel(a, b, 1, i) > 0 {
+		if travel(a, b, 1, p.Min[1], i) > 0 {
 			return lo, hi
 		}
 		return hi, lo
@@ -126,14 +126,17 @@ func ends(a, b, p *Box, i int) (left, right Point) {
 	panic(fmt.Sprintf("corridor: portal %d %v is not a segment in xy", i, *p))
 }
 
-// travel returns the sign of the move from region a's centre to region
-// b's along axis ax; it panics if there is none.
-func travel(a, b *Box, ax, i int) float64 {
-	d := (b.Min[ax] + b.Max[ax]) - (a.Min[ax] + a.Max[ax])
-	if d == 0 {
-		panic(fmt.Sprintf("corridor: regions %d and %d are not on opposite sides of portal %d", i, i+1, i))
+// travel returns the direction, +1 or −1, of the move from region a to
+// region b across a portal at s on axis ax; it panics unless a lies on
+// one side of s and b on the other.
+func travel(a, b *Box, ax int, s float64, i int) float64 {
+	switch {
+	case a.Max[ax] <= s && s <= b.Min[ax]:
+		return 1
+	case b.Max[ax] <= s && s <= a.Min[ax]:
+		return -1
 	}
-	return d
+	panic(fmt.Sprintf("corridor: regions %d and %d are not on opposite sides of portal %d", i, i+1, i))
 }
 
 // cross is the z component of (b−a)×(c−a): positive when c lies left of
