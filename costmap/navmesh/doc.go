@@ -64,6 +64,12 @@
 // StraightPath turns a route of regions into a path of straight segments
 // inside them: the funnel algorithm in Ground mode, a portal shortcut in
 // Aerial mode (package corridor). Portals stop half a cell short of their
-// ends, so the path keeps to cell centres at corners and never grazes an
-// obstacle's voxel.
+// ends, so a corner where the path turns round an obstacle keeps half a
+// cell from it along the portal. Across the portal the corner lies on the
+// two regions' shared face, so the path never enters an obstacle's voxel
+// but may touch one: where a route leaves a region and comes back out of
+// the same face (round the end of a wall that stops at a tile border),
+// the segment between the two corners runs along that face, on the
+// wall's voxels. The costmap's inflation, not the path, keeps the robot
+// clear.
 package navmesh
