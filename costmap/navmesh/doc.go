@@ -67,9 +67,10 @@
 // ends, so a corner where the path turns round an obstacle keeps half a
 // cell from it along the portal. Across the portal the corner lies on the
 // two regions' shared face, so the path never enters an obstacle's voxel
-// but may touch one: where a route leaves a region and comes back out of
-// the same face (round the end of a wall that stops at a tile border),
-// the segment between the two corners runs along that face, on the
-// wall's voxels. The costmap's inflation, not the path, keeps the robot
-// clear.
+// but touches its corner there. Where a route leaves a region and comes
+// back out of the same face (round the end of a wall that stops at a tile
+// border), the stretch between the two corners would run along the wall's
+// face; StraightPath moves it half a cell off (corridor.OffFaces), so the
+// path touches obstacles only at its corners. The costmap's inflation,
+// not the path, keeps the robot clear.
 package navmesh

@@ -22,9 +22,11 @@ type pathScratch struct {
 // goal (cell coordinates) through route, the regions a planner found on
 // the mesh from start's region to goal's, appended to dst[:0]: in Ground
 // mode the funnel algorithm's (the shortest in xy through the route's
-// portals; corners take their portal's level), in Aerial mode the portal
-// shortcut's (legal, never longer than the polyline through the portals;
-// see corridor.Shortcut). Every segment lies inside the route's regions.
+// portals; corners take their portal's level), with any stretch that runs
+// along an obstacle's face moved half a cell off it (corridor.OffFaces);
+// in Aerial mode the portal shortcut's (legal, never longer than the
+// polyline through the portals; see corridor.Shortcut). Every segment
+// lies inside the route's regions.
 func (m *Mesh) StraightPath(start, goal [3]float64, route []planners.NodeID, dst [][3]float64) ([][3]float64, error) {
 	if len(route) == 0 {
 		return dst[:0], fmt.Errorf("%w: no regions", ErrRoute)
@@ -54,9 +56,11 @@ func (m *Mesh) StraightPath(start, goal [3]float64, route []planners.NodeID, dst
 		return dst[:0], fmt.Errorf("%w: start %v or goal %v outside the route's end regions", ErrRoute, start, goal)
 	}
 	if m.cfg.Mode == Ground {
-		return corridor.Funnel(start, goal, s.regions, s.portals, dst), nil
+		dst = corridor.Funnel(start, goal, s.regions, s.portals, dst)
+		return corridor.OffFaces(dst, s.regions), nil
 	}
-	return corridor.Shortcut(start, goal, s.regions, s.portals, dst), nil
+	dst = corridor.Shortcut(start, goal, s.regions, s.portals, dst)
+	return corridor.OffFaces3D(dst, s.regions), nil
 }
 
 // cellBox is the space a region's cells fill, in cell coordinates: half a

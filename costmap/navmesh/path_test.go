@@ -114,6 +114,28 @@ func checkLegal(t *testing.T, m *Mesh, route []planners.NodeID, pts [][3]float64
 			p := [3]float64{a[0] + f*(b[0]-a[0]), a[1] + f*(b[1]-a[1]), a[2] + f*(b[2]-a[2])}
 			require.True(t, inSomeCell(m, p, levels, isCell), "point %v of segment %v → %v is in no cell", p, a, b)
 		}
+		requireOffFaces(t, m, a, b, levels, isCell)
+	}
+}
+
+// requireOffFaces fails when the segment a→b runs along a face between
+// cells (a line x or y = k + ½) with no cell on one side of it: along an
+// obstacle's face, or the edge of the map.
+func requireOffFaces(t *testing.T, m *Mesh, a, b [3]float64, levels map[int32]bool, isCell func(voxel.Key) (uint8, bool)) {
+	t.Helper()
+	for ax := range 3 {
+		if a[ax] != b[ax] || a[ax]-math.Floor(a[ax]) != 0.5 {
+			continue
+		}
+		steps := int(math.Ceil(dist(a, b)*20)) + 1
+		for s := 1; s < steps; s++ {
+			f := float64(s) / float64(steps)
+			for _, d := range [2]float64{-0.01, 0.01} {
+				p := [3]float64{a[0] + f*(b[0]-a[0]), a[1] + f*(b[1]-a[1]), a[2] + f*(b[2]-a[2])}
+				p[ax] += d
+				require.True(t, inSomeCell(m, p, levels, isCell), "segment %v → %v runs along a face: %v is in no cell", a, b, p)
+			}
+		}
 	}
 }
 
@@ -187,7 +209,9 @@ func TestStraightPathErrors(t *testing.T) {
 // wall x = 10, y 1..6, with a corridor under it and a gap over its top
 // between walls at y = 7. From (9, 6) to (11, 6) the lattice goes over the
 // top (cost 4); the region in the gap is tall and its centre far, so the
-// mesh route goes under the wall. The path is legal, and 13 cells long.
+// mesh route goes under the wall. The path is legal and 14 cells long:
+// the shortest through the route's portals, 13, runs along the wall's
+// bottom face, and OffFaces moves that stretch half a cell down.
 func TestStraightPathFarFromLattice(t *testing.T) {
 	g := newGrid(21, 16, 1)
 	cs := newChangeSet()
@@ -207,5 +231,6 @@ func TestStraightPathFarFromLattice(t *testing.T) {
 	want, err := planners.NewAStar(lat).Plan(ctx, cellID(a), cellID(b), nil)
 	require.NoError(t, err)
 	require.InDelta(t, 4, want.Cost, 1e-9)
-	require.InDelta(t, 13, corridor.Length(pts), 1e-9, "%v", pts)
+	require.Equal(t, [][3]float64{{9, 6, 0}, {9, 0, 0}, {11, 0, 0}, {11, 6, 0}}, pts)
+	require.InDelta(t, 14, corridor.Length(pts), 1e-9)
 }

@@ -32,13 +32,16 @@ const paramTol = 1e-9
 // It is O(len(boxes)) when the boxes are listed in the order the segment
 // meets them, as a route's regions are, and O(len(boxes)²) at worst. It
 // does not allocate.
-func InCorridor(a, b Point, boxes []Box) bool {
+func InCorridor(a, b Point, boxes []Box) bool { return covered(a, b, boxes, 3) }
+
+// covered is InCorridor on the first axes axes.
+func covered(a, b Point, boxes []Box, axes int) bool {
 	d := Point{b[0] - a[0], b[1] - a[1], b[2] - a[2]}
 	reach := 0.0 // [0, reach] is covered
 	for {
 		grew := false
 		for i := range boxes {
-			t0, t1 := clip(a, d, &boxes[i])
+			t0, t1 := clip(a, d, &boxes[i], axes)
 			if t0 <= reach+paramTol && t1 > reach {
 				reach, grew = t1, true
 				if reach >= 1-paramTol {
@@ -53,10 +56,10 @@ func InCorridor(a, b Point, boxes []Box) bool {
 }
 
 // clip returns the part [t0, t1] of [0, 1] for which a + t·d lies in box
-// b; t0 > t1 when there is none.
-func clip(a, d Point, b *Box) (t0, t1 float64) {
+// b on the first axes axes; t0 > t1 when there is none.
+func clip(a, d Point, b *Box, axes int) (t0, t1 float64) {
 	t0, t1 = 0, 1
-	for i := range 3 {
+	for i := range axes {
 		if d[i] == 0 {
 			if a[i] < b.Min[i] || a[i] > b.Max[i] {
 				return 1, 0

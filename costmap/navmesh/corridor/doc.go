@@ -32,7 +32,13 @@
 // path is legal and never longer than the clamped polyline, but it is not
 // guaranteed to be the exact 3D shortest path.
 //
-// Both take the caller's buffer (dst) and allocate nothing else, so a
+// Both give shortest or short paths, and such a path may run along the
+// corridor's boundary: round the end of an obstacle that stops at a face
+// the route crosses twice, the stretch between the two crossings lies on
+// that face. OffFaces (for Funnel's paths) and OffFaces3D (for
+// Shortcut's) move such stretches half a unit into the corridor.
+//
+// Funnel and Shortcut take the caller's buffer (dst) and allocate nothing else, so a
 // reused buffer makes them allocation-free. There are no errors: a broken
 // route is a caller bug, and both panic, with a "corridor: " prefix, when
 // len(regions) != len(portals)+1; Funnel also panics on a portal that is
