@@ -63,12 +63,18 @@ func (b Box) Intersect(o Box) Box {
 		Max: Key{min(b.Max.X, o.Max.X), min(b.Max.Y, o.Max.Y), min(b.Max.Z, o.Max.Z)}}
 }
 
-// Volume returns the number of voxels in b.
+// Volume returns the number of voxels in b, or math.MaxInt64 when that
+// does not fit in an int64 (a box of more than 2^63 voxels: the whole
+// addressable space is (2^24−1)^3).
 func (b Box) Volume() int64 {
 	if b.Empty() {
 		return 0
 	}
-	return int64(b.Max.X-b.Min.X+1) * int64(b.Max.Y-b.Min.Y+1) * int64(b.Max.Z-b.Min.Z+1)
+	x, y, z := int64(b.Max.X)-int64(b.Min.X)+1, int64(b.Max.Y)-int64(b.Min.Y)+1, int64(b.Max.Z)-int64(b.Min.Z)+1
+	if x > math.MaxInt64/y || x*y > math.MaxInt64/z {
+		return math.MaxInt64
+	}
+	return x * y * z
 }
 
 // grow returns b with lo subtracted from Min and hi added to Max, per axis.
