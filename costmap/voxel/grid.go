@@ -40,6 +40,17 @@ const (
 // maxGridCells bounds a grid: 2^28 cells (16384²).
 const maxGridCells = 1 << 28
 
+// A grid may cover at most maxColumnsPerCell voxel columns per cell (16
+// along each axis: 0.8 m cells on a 0.05 m map), or gridColumnsFloor
+// columns in all (a 200 m square at 0.1 m), whichever is more, and never
+// more than 4·maxGridCells: the static layer holds a byte per column, so
+// a grid's cost stays in proportion to the message, and a few cells of a
+// huge resolution cannot make the map allocate gigabytes.
+const (
+	maxColumnsPerCell = 256
+	gridColumnsFloor  = 1 << 22
+)
+
 func (g *Grid) apply(m *Map) error {
 	cols, err := g.columns(m.frame)
 	if err != nil {
@@ -121,8 +132,10 @@ func (g *Grid) columns(f Frame) (*columns, error) {
 		math.Abs(maxY) < MaxCoord && math.Abs(zlo) < MaxCoord && math.Abs(zhi) < MaxCoord) || box.Empty() {
 		return nil, fmt.Errorf("%w: grid extent %v..%v (voxels) is outside the world or empty", ErrInput, box.Min, box.Max)
 	}
-	if vol := int64(box.Max.X-box.Min.X+1) * int64(box.Max.Y-box.Min.Y+1); vol > 4*maxGridCells {
-		return nil, fmt.Errorf("%w: grid covers %d voxel columns", ErrInput, vol)
+	vol := int64(box.Max.X-box.Min.X+1) * int64(box.Max.Y-box.Min.Y+1)
+	if cells := int64(g.Width) * int64(g.Height); vol > min(max(maxColumnsPerCell*cells, gridColumnsFloor), 4*maxGridCells) {
+		return nil, fmt.Errorf("%w: a grid of %d cells at %v m covers %d voxel columns of %v m: more than %d per cell",
+			ErrInput, cells, g.Resolution, vol, f.Resolution, maxColumnsPerCell)
 	}
 	c := &columns{box: box, w: box.Max.X - box.Min.X + 1}
 	c.state = make([]uint8, int(c.w)*int(box.Max.Y-box.Min.Y+1))
