@@ -224,16 +224,26 @@ func (n *navnode) onObstacles(msg *visualization_msgs.MarkerArray) {
 	lookup := func(frame string, stamp time.Duration) (tf.Transform, error) { return n.toMap(frame, stamp) }
 	n.send(func(w *world) {
 		updates, errs := rosconv.Markers(m, lookup, &w.markers)
-		for _, err := range errs {
-			n.bad(topicObstacles, err)
-		}
+		var refused []voxel.ShapeID
 		for _, u := range updates {
 			if _, err := w.apply(u); err != nil {
-				n.bad(topicObstacles, err)
-				if p, ok := u.(voxel.PutShape); ok && !w.vm.HasShape(p.ID) {
-					forgetShape(&w.markers, p.ID) // refused whole; a refused replacement leaves the old one held
+				errs = append(errs, err)
+				if p, ok := u.(voxel.PutShape); ok {
+					refused = append(refused, p.ID)
 				}
 			}
+		}
+		// The marker state forgets a refused shape unless the costmap
+		// holds it after all: a refused replacement leaves the old shape
+		// held, and a later ADD of the same id in this array may have put
+		// it in.
+		for _, id := range refused {
+			if !w.vm.HasShape(id) {
+				forgetShape(&w.markers, id)
+			}
+		}
+		if len(errs) > 0 {
+			n.bad(topicObstacles, errors.Join(errs...)) // one malformed message, however many markers
 		}
 	})
 }
