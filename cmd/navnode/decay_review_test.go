@@ -32,7 +32,11 @@ func TestReviewFutureStampedCloudBreaksDecay(t *testing.T) {
 		c, err := rosconv.VoxelCloud(pts, "map", stamp)
 		require.NoError(t, err)
 		n.onPoints(&c)
-		(<-n.inbox)(w)
+		select {
+		case f := <-n.inbox:
+			f(w)
+		default: // refused
+		}
 	}
 	occupied := func(p r3.Vector) bool { c, _ := w.vm.CostAt(p); return c == voxel.Lethal }
 
@@ -46,4 +50,6 @@ func TestReviewFutureStampedCloudBreaksDecay(t *testing.T) {
 	}
 	require.True(t, occupied(kept), "hit again at 104 s")
 	require.False(t, occupied(gone), "not hit since 100 s: must decay by 104 s (decay_s 1 s)")
+	require.False(t, occupied(stray), "the stray cloud is refused")
+	require.EqualValues(t, 1, n.cnt.bad[topicPoints], "and counted as malformed")
 }

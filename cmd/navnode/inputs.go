@@ -91,7 +91,7 @@ var reasons = []error{
 	tf.ErrUnknownFrame, tf.ErrNoPath, tf.ErrExtrapolation, tf.ErrInvalid, tf.ErrLoop, tf.ErrOldData, tf.ErrFull,
 	rosconv.ErrInvalid, rosconv.ErrNoXYZ, rosconv.ErrLayout, rosconv.ErrTooLarge, rosconv.ErrUnsupported,
 	voxel.ErrInput, voxel.ErrUnknownShape, voxel.ErrMemory,
-	replanner.ErrInput, replanner.ErrOutside,
+	replanner.ErrInput, replanner.ErrOutside, errStrayStamp,
 }
 
 // reason is the kind of an error, for logging once: the first of reasons
@@ -167,6 +167,9 @@ func (n *navnode) onMap(m *nav_msgs.OccupancyGrid) {
 
 func (n *navnode) onPoints(m *sensor_msgs.PointCloud2) {
 	stamp, err := tf.Stamp(m.Header.Stamp)
+	if err == nil {
+		err = n.stamps.check(topicPoints, stamp, time.Now())
+	}
 	if err != nil {
 		n.bad(topicPoints, err)
 		return
@@ -188,6 +191,9 @@ func (n *navnode) onPoints(m *sensor_msgs.PointCloud2) {
 
 func (n *navnode) onScan(m *sensor_msgs.LaserScan) {
 	stamp, err := tf.Stamp(m.Header.Stamp)
+	if err == nil {
+		err = n.stamps.check(topicScan, stamp, time.Now())
+	}
 	if err != nil {
 		n.bad(topicScan, err)
 		return

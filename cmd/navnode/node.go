@@ -36,6 +36,7 @@ type navnode struct {
 	lastOdom atomic.Int64 // Unix ns of the last odometry pose: poses from /tf wait while it is fresh
 	tfPoseAt atomic.Int64 // the time the last pose taken from /tf held at, ns, plus 1 (0: none since start or a clock jump)
 	simNow   atomic.Int64 // with use_sim_time: the latest stamp received, ns
+	stamps   sensorStamps // refuses clouds and scans stamped far ahead
 
 	inbox chan func(*world)
 

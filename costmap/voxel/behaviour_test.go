@@ -374,6 +374,31 @@ func TestExpiry(t *testing.T) {
 		require.Equal(t, Unknown, m3.Cost(k), "1.1 s after the hit at %v", at)
 	}
 
+	// The sensors' clock going back (a bag played again) or a stray stamp
+	// far ahead: hits keep their ages, and decay goes on.
+	for _, tc := range []struct {
+		name  string
+		stray time.Duration
+	}{{"back from 130 s", 130 * time.Second}, {"a stray from 2038", (1<<31 - 1) * time.Second}} {
+		m4 := newMap(t, Config{Resolution: 0.1, Decay: time.Second})
+		other := vec(-1.05, 0.05, 0.05)
+		ko, _ := m4.frame.KeyOf(other)
+		at := func(stamp time.Duration, pts ...r3.Vector) {
+			_, err := m4.Apply(&Cloud{Origin: vec(0.05, 0.05, 0.05), Points: pts, MaxRange: 5, Stamp: stamp})
+			require.NoError(t, err)
+			_, err = m4.Apply(Expire{Now: stamp})
+			require.NoError(t, err)
+		}
+		at(100*time.Second, hit, other)
+		at(tc.stray, hit)
+		require.Equal(t, Lethal, m4.Cost(k), tc.name)
+		for s := 101; s <= 104; s++ {
+			at(time.Duration(s)*time.Second, other)
+		}
+		require.Equal(t, Lethal, m4.Cost(ko), "%s: hit again at 104 s", tc.name)
+		require.Equal(t, Unknown, m4.Cost(k), "%s: not hit since the stray, 3 s before 104 s on the sensors' clock", tc.name)
+	}
+
 	// Without Decay, Expire does nothing.
 	m2 := newMap(t, Config{Resolution: 0.1})
 	_, err = m2.Apply(&Cloud{Origin: vec(0.05, 0.05, 0.05), Points: []r3.Vector{hit}, MaxRange: 5})

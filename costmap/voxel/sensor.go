@@ -209,14 +209,28 @@ func (m *Map) checkSensor(origin r3.Vector, minRange, maxRange float64) error {
 	return nil
 }
 
-// beginScan notes the time of a new scan.
+// beginScan notes the time of a new scan. A stamp more than clockJumpBack
+// before the last scan's means the sensors' clock went back (a bag
+// played again, a simulator restarted, or the last stamp was wrong): the
+// epoch moves back with it, so that the scan is now and every hit keeps
+// its age. Without that, the marks hit after the old time would outlive
+// decay until the clock caught up again, for ever if it never does.
 func (m *Map) beginScan(stamp time.Duration) {
 	s := &m.sensor
 	if !s.started {
 		s.epoch, s.started = stamp, true
 	}
+	if back := s.epoch + time.Duration(s.now)*time.Millisecond - stamp; back > clockJumpBack {
+		s.epoch -= back
+	}
 	s.now = m.clock(stamp)
 }
+
+// clockJumpBack is how far a scan's stamp must fall behind the last one's
+// for beginScan to take it that the clock went back (tf's history length
+// by default); scans from several sensors arrive that far out of order at
+// most.
+const clockJumpBack = 10 * time.Second
 
 // queueEnd queues the endpoint p of a ray, a return (hit) or a point
 // cut at MaxRange, and returns box extended to hold it; a point outside
