@@ -63,15 +63,77 @@ func (c *columns) raycast(o, d r3.Vector, tmax float64) (float64, bool) {
 	a, b := lo3.Add(dl.Mul(t0)), lo3.Add(dl.Mul(t1))
 	a.Z, b.Z = 0, 0
 	hit, found := 0.0, false
-	voxel.Frame{Resolution: c.res}.Ray(a, b, func(k voxel.Key) bool {
+	f := voxel.Frame{Resolution: c.res}
+	f.Ray(a, b, func(k voxel.Key) bool {
 		if !c.isWall(k.X, k.Y) {
-			return true
+			u := besideExit(f, k, a, b, 2, func(k voxel.Key) bool { return c.isWall(k.X, k.Y) })
+			hit, found = t0+u*(t1-t0), u >= 0
+			return !found
 		}
 		lo, hi := c.cell(k.X, k.Y)
 		hit, found = slab(lo3, dl, lo, hi, tmax)
 		return !found
 	})
 	return hit, found
+}
+
+// besideExit looks at where the segment from a to b leaves voxel k of
+// frame f, on its first dims axes. Where it leaves through an edge or a
+// corner, Frame.Ray steps to the voxel across it and skips the others
+// that share that edge or corner with k, which the segment touches there:
+// a beam would slip between two walls that meet at a corner. besideExit
+// returns the fraction of the way from a to b where the segment leaves k
+// if one of those voxels is blocked, else −1.
+func besideExit(f voxel.Frame, k voxel.Key, a, b r3.Vector, dims int, blocked func(voxel.Key) bool) float64 {
+	const tie = 1e-9 // voxels along the segment
+	pa, pb := a.Sub(f.Origin).Mul(1/f.Resolution), b.Sub(f.Origin).Mul(1/f.Resolution)
+	at, d := [3]float64{pa.X, pa.Y, pa.Z}, [3]float64{pb.X - pa.X, pb.Y - pa.Y, pb.Z - pa.Z}
+	cell := [3]int32{k.X, k.Y, k.Z}
+	var u [3]float64
+	exit := math.Inf(1)
+	for i := range dims {
+		u[i] = math.Inf(1)
+		switch {
+		case d[i] > 0:
+			u[i] = (float64(cell[i]+1) - at[i]) / d[i]
+		case d[i] < 0:
+			u[i] = (float64(cell[i]) - at[i]) / d[i]
+		}
+		exit = min(exit, u[i])
+	}
+	if exit > 1 {
+		return -1 // the segment ends in k
+	}
+	length := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
+	var step [3]int32 // the axes whose faces the segment leaves through at once
+	crossed := 0
+	for i := range dims {
+		if (u[i]-exit)*length <= tie {
+			step[i] = 1
+			if d[i] < 0 {
+				step[i] = -1
+			}
+			crossed++
+		}
+	}
+	if crossed < 2 {
+		return -1
+	}
+	// Every voxel k + some of the steps, but not none and not all (the
+	// walk's next voxel).
+	for mask := 1; mask < 1<<dims-1; mask++ {
+		n, skip := k, false
+		for i, p := range [3]*int32{&n.X, &n.Y, &n.Z} {
+			if mask&(1<<i) != 0 {
+				skip = skip || step[i] == 0
+				*p += step[i]
+			}
+		}
+		if !skip && blocked(n) {
+			return max(exit, 0)
+		}
+	}
+	return -1
 }
 
 // touches reports whether body b at pos touches a wall.
@@ -124,9 +186,12 @@ func (v *voxels) isBlocked(k voxel.Key) bool {
 // and returns where it enters the first blocked one.
 func (v *voxels) raycast(o, d r3.Vector, tmax float64) (float64, bool) {
 	hit, found := 0.0, false
-	v.frame.Ray(o, o.Add(d.Mul(tmax)), func(k voxel.Key) bool {
+	end := o.Add(d.Mul(tmax))
+	v.frame.Ray(o, end, func(k voxel.Key) bool {
 		if !v.isBlocked(k) {
-			return true
+			u := besideExit(v.frame, k, o, end, 3, v.isBlocked)
+			hit, found = u*tmax, u >= 0
+			return !found
 		}
 		lo := v.frame.Corner(k)
 		r := v.frame.Resolution

@@ -137,17 +137,24 @@ func (l *Laser) AngleMin() float64 { return -math.Pi }
 // Increment is the angle between beams, radians.
 func (l *Laser) Increment() float64 { return 2 * math.Pi / float64(l.Samples) }
 
+// LaserRangeMin is the simulated laser's least range, metres: a return
+// nearer than that reads −Inf, too close (REP 117).
+const LaserRangeMin = 0.05
+
 // Scan casts every beam from the scanner on a robot at pos with yaw in w
 // and appends the ranges to dst[:0], metres: +Inf where nothing is within
-// Range (REP 117).
+// Range, −Inf where the return is nearer than LaserRangeMin (REP 117).
 func (l *Laser) Scan(w *World, pos r3.Vector, yaw float64, dst []float32) []float32 {
 	dst = dst[:0]
 	origin := pos.Add(r3.Vector{Z: l.Z})
 	for i := range l.Samples {
 		s, c := math.Sincos(yaw + l.AngleMin() + float64(i)*l.Increment())
 		t, hit := w.Raycast(origin, r3.Vector{X: c, Y: s}, l.Range)
-		if !hit {
+		switch {
+		case !hit:
 			t = math.Inf(1)
+		case float32(t) < LaserRangeMin:
+			t = math.Inf(-1)
 		}
 		dst = append(dst, float32(t))
 	}

@@ -109,7 +109,7 @@ func laserScan(l *sim.Laser, ranges []float32, now time.Duration) *sensor_msgs.L
 	return &sensor_msgs.LaserScan{Header: rosconv.Header(frameLaser, now),
 		AngleMin: float32(l.AngleMin()), AngleMax: float32(l.AngleMin() + l.Increment()*float64(len(ranges)-1)),
 		AngleIncrement: float32(l.Increment()), ScanTime: float32(1 / l.Rate),
-		RangeMin: 0.05, RangeMax: float32(l.Range), Ranges: ranges}
+		RangeMin: sim.LaserRangeMin, RangeMax: float32(l.Range), Ranges: ranges}
 }
 
 func finite(v r3.Vector) bool { return tf.Finite(v) }
