@@ -55,7 +55,7 @@ func (m *Mission) animate(out []ObstacleChange) []ObstacleChange {
 		f := clamp((m.t-mv.t0)/(mv.t1-mv.t0), 0, 1)
 		s.Center = mv.from.Add(mv.to.Sub(mv.from).Mul(f))
 		_ = m.World.Put(mv.id, s)
-		if m.t >= mv.nextPub-1e-9 || f == 1 {
+		if m.t >= mv.nextPub-timeSlack || f == 1 {
 			out = append(out, ObstacleChange{ID: mv.id, Action: Move, Shape: s})
 			mv.nextPub = m.t + 0.2
 		}
@@ -96,7 +96,7 @@ func (m *Mission) place(p r3.Vector, s Shape) r3.Vector {
 }
 
 // tooNear reports whether obstacle id comes within clearance of the robot
-// or of the goal.
+// or of a goal: the current one or one still to be sent.
 func (m *Mission) tooNear(id string, clearance float64) bool {
 	i, ok := m.World.find(id)
 	if !ok {
@@ -104,7 +104,27 @@ func (m *Mission) tooNear(id string, clearance float64) bool {
 	}
 	b := m.body
 	b.Radius += clearance
-	return b.touches(m.robot.State.Pos, &m.World.dyn[i]) || (m.goal != nil && b.touches(*m.goal, &m.World.dyn[i]))
+	if b.touches(m.robot.State.Pos, &m.World.dyn[i]) || (m.goal != nil && b.touches(*m.goal, &m.World.dyn[i])) {
+		return true
+	}
+	for _, g := range m.Scenario.Goals[m.nextGoal:] {
+		if b.touches(g.Pose, &m.World.dyn[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// target is the goal the robot heads for, or the next one to be sent
+// when it has none yet; ok is false when there is neither.
+func (m *Mission) target() (g r3.Vector, ok bool) {
+	switch {
+	case m.goal != nil:
+		return *m.goal, true
+	case m.nextGoal < len(m.Scenario.Goals):
+		return m.Scenario.Goals[m.nextGoal].Pose, true
+	}
+	return g, false
 }
 
 // clash reports whether the robot's body grown by grow touches anything

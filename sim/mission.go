@@ -100,7 +100,7 @@ func NewMission(sc *Scenario, w *World, log *LogWriter) (*Mission, error) {
 			if err != nil {
 				return nil, err
 			}
-			sc.Robot.Start, sc.Goals = a, []Goal{{At: 0.5, Pose: b}}
+			sc.Robot.Start, sc.Goals, sc.goalEntry = a, []Goal{{At: 0.5, Pose: b}}, nil
 		}
 	}
 	if err := sc.CheckIn(w); err != nil {
@@ -214,6 +214,11 @@ func (m *Mission) Stop() {
 	}
 }
 
+// timeSlack is how far short of an event's time the mission's clock may
+// be and still take it as due: the clock sums steps of StepDT, which
+// float64 cannot hold exactly (300 steps make 5.99999999999996 s).
+const timeSlack = 1e-9
+
 // Step advances the mission by StepDT.
 func (m *Mission) Step() StepResult {
 	var res StepResult
@@ -223,18 +228,19 @@ func (m *Mission) Step() StepResult {
 	}
 	m.t += StepDT
 	sc := m.Scenario
-	for ; m.nextGoal < len(sc.Goals) && sc.Goals[m.nextGoal].At <= m.t; m.nextGoal++ {
+	now := m.t + timeSlack // m.t sums steps, and falls short of their exact time
+	for ; m.nextGoal < len(sc.Goals) && sc.Goals[m.nextGoal].At <= now; m.nextGoal++ {
 		p := sc.Goals[m.nextGoal].Pose
 		m.setGoal(p)
 		res.Goal = &p
 	}
-	for ; m.nextObst < len(sc.Obstacles) && sc.Obstacles[m.nextObst].At <= m.t; m.nextObst++ {
+	for ; m.nextObst < len(sc.Obstacles) && sc.Obstacles[m.nextObst].At <= now; m.nextObst++ {
 		if ch, ok := m.apply(sc.Obstacles[m.nextObst]); ok {
 			res.Obstacles = append(res.Obstacles, ch)
 		}
 	}
 	res.Obstacles = m.animate(res.Obstacles)
-	for m.rnd != nil && m.rnd.next < len(m.rnd.times) && m.rnd.times[m.rnd.next] <= m.t {
+	for m.rnd != nil && m.rnd.next < len(m.rnd.times) && m.rnd.times[m.rnd.next] <= now {
 		m.rnd.next++
 		if ch, ok := m.rnd.event(m); ok {
 			res.Obstacles = append(res.Obstacles, ch)
@@ -247,7 +253,7 @@ func (m *Mission) Step() StepResult {
 		}
 		m.log.Write(rec)
 	}
-	for ; m.nextHostile < len(sc.Hostile) && sc.Hostile[m.nextHostile].At <= m.t; m.nextHostile++ {
+	for ; m.nextHostile < len(sc.Hostile) && sc.Hostile[m.nextHostile].At <= now; m.nextHostile++ {
 		k := sc.Hostile[m.nextHostile].Kind
 		res.Hostile = append(res.Hostile, k)
 		m.log.Write(HostileRecord{Type: "hostile", T: round4(m.t), Kind: k})
@@ -256,7 +262,7 @@ func (m *Mission) Step() StepResult {
 	m.robot.Step(m.ctrl.Command(m.robot), StepDT)
 	pos := m.robot.State.Pos
 	m.distance += pos.Sub(before).Norm()
-	if m.t >= m.nextPose-1e-9 {
+	if m.t >= m.nextPose-timeSlack {
 		m.nextPose = m.t + 0.1
 		m.log.Write(PoseRecord{Type: "pose", T: round4(m.t), P: arr(pos), Yaw: round4(m.robot.State.Yaw), Speed: round4(m.robot.State.Speed)})
 	}
@@ -270,7 +276,7 @@ func (m *Mission) Step() StepResult {
 // due reports whether a sensor at rate is due at t, and schedules the
 // next scan.
 func due(next *float64, t, rate float64) bool {
-	if t < *next-1e-9 {
+	if t < *next-timeSlack {
 		return false
 	}
 	*next += 1 / rate
@@ -297,7 +303,7 @@ func (m *Mission) check(before r3.Vector) {
 		m.finish(Reached)
 	case final && m.unreachableSince >= 0 && m.t-max(m.unreachableSince, m.goalAt) >= sc.UnreachableAfter:
 		m.finish(Unreachable)
-	case sc.Timeout > 0 && m.t >= sc.Timeout-1e-9:
+	case sc.Timeout > 0 && m.t >= sc.Timeout-timeSlack:
 		m.finish(Timeout)
 	}
 }

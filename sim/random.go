@@ -208,11 +208,11 @@ func (z *randomizer) event(m *Mission) (ObstacleChange, bool) {
 		if m.World.Put(id, s) != nil || m.tooNear(id, z.spec.Clearance) {
 			continue
 		}
-		if z.spec.KeepReachable && m.goal != nil {
+		if goal, ok := m.target(); z.spec.KeepReachable && ok {
 			if checks++; checks > 5 {
 				break
 			}
-			if _, _, err := m.path(m.robot.State.Pos, *m.goal, false); err != nil {
+			if _, _, err := m.path(m.robot.State.Pos, goal, false); err != nil {
 				continue
 			}
 		}

@@ -34,6 +34,8 @@ type Scenario struct {
 	// Navnode holds navnode parameters the scenario sets beyond those
 	// derived from it (NavnodeParams): name → bool, int, float64 or string.
 	Navnode map[string]any
+
+	goalEntry []int // each goal's index in the file's goals, before sortEvents
 }
 
 // Goal is a goal sent to navnode at a time.
@@ -178,6 +180,9 @@ func (sc *Scenario) CheckIn(w *World) error {
 	}
 	for i, g := range sc.Goals {
 		if !w.Bounds.Contains(g.Pose) {
+			if i < len(sc.goalEntry) {
+				i = sc.goalEntry[i] // its place in the file
+			}
 			return fmt.Errorf("%w: goals[%d] %v is outside the world's bounds", ErrScenario, i, fmtVec(g.Pose))
 		}
 	}
@@ -185,9 +190,18 @@ func (sc *Scenario) CheckIn(w *World) error {
 }
 
 // sortEvents orders the timelines by time, keeping the file's order for
-// equal times.
+// equal times, and notes each goal's place in the file for errors.
 func (sc *Scenario) sortEvents() {
-	slices.SortStableFunc(sc.Goals, func(a, b Goal) int { return cmpTime(a.At, b.At) })
+	entry := make([]int, len(sc.Goals))
+	for i := range entry {
+		entry[i] = i
+	}
+	slices.SortStableFunc(entry, func(a, b int) int { return cmpTime(sc.Goals[a].At, sc.Goals[b].At) })
+	goals := make([]Goal, len(entry))
+	for k, i := range entry {
+		goals[k] = sc.Goals[i]
+	}
+	sc.Goals, sc.goalEntry = goals, entry
 	slices.SortStableFunc(sc.Obstacles, func(a, b ObstacleEvent) int { return cmpTime(a.At, b.At) })
 	slices.SortStableFunc(sc.Hostile, func(a, b Hostile) int { return cmpTime(a.At, b.At) })
 }

@@ -100,8 +100,8 @@ func abs(v float64) float64 {
 	return v
 }
 
-// decodeStrict decodes one YAML document into v, refusing unknown keys
-// and files over maxFileBytes.
+// decodeStrict decodes one YAML document into v, refusing unknown keys,
+// files over maxFileBytes and files of more than one document.
 func decodeStrict(r io.Reader, v any) error {
 	text, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
 	if err != nil {
@@ -118,7 +118,18 @@ func decodeStrict(r io.Reader, v any) error {
 		}
 		return err
 	}
-	return nil
+	for { // only empty documents may follow
+		var more yaml.Node
+		switch err := dec.Decode(&more); {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil:
+			return err
+		}
+		if c := more.Content; len(c) > 0 && !(c[0].Kind == yaml.ScalarNode && c[0].Tag == "!!null") {
+			return fmt.Errorf("a second YAML document at line %d: a file holds one", c[0].Line)
+		}
+	}
 }
 
 // LoadWorld reads a world file.
