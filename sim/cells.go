@@ -105,31 +105,27 @@ func besideExit(f voxel.Frame, k voxel.Key, a, b r3.Vector, dims int, blocked fu
 		return -1 // the segment ends in k
 	}
 	length := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-	var step [3]int32 // the axes whose faces the segment leaves through at once
-	crossed := 0
+	var step [3]int32 // by axis: where the segment leaves through that face, ±1
+	crossed := 0      // bit i: it leaves through a face across axis i
 	for i := range dims {
 		if (u[i]-exit)*length <= tie {
 			step[i] = 1
 			if d[i] < 0 {
 				step[i] = -1
 			}
-			crossed++
+			crossed |= 1 << i
 		}
 	}
-	if crossed < 2 {
-		return -1
-	}
-	// Every voxel k + some of the steps, but not none and not all (the
-	// walk's next voxel).
-	for mask := 1; mask < 1<<dims-1; mask++ {
-		n, skip := k, false
+	// Every voxel k + the steps of some of the crossed axes, but not none
+	// and not all (the walk's next voxel): none when only one is crossed.
+	for sub := (crossed - 1) & crossed; sub > 0; sub = (sub - 1) & crossed {
+		n := k
 		for i, p := range [3]*int32{&n.X, &n.Y, &n.Z} {
-			if mask&(1<<i) != 0 {
-				skip = skip || step[i] == 0
+			if sub&(1<<i) != 0 {
 				*p += step[i]
 			}
 		}
-		if !skip && blocked(n) {
+		if blocked(n) {
 			return max(exit, 0)
 		}
 	}
