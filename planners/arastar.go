@@ -170,12 +170,12 @@ func (a *ARAStar) improvePath(ctx context.Context, r *araRun) bool {
 	st := &a.st
 	epsHGoal := r.eps * a.g.Heuristic(r.goal, r.goal)                       // 0 for a proper heuristic
 	for len(a.open.items) > 0 && st.g[r.goal]+epsHGoal > a.open.top().key { // {02}
+		if checkDue(r.stats.Expansions) && ctx.Err() != nil {
+			return false
+		}
 		u := a.open.pop(st.pos).id // {03}
 		st.closedIn[u] = st.search // {04}
 		r.stats.Expansions++
-		if r.stats.Expansions%checkEvery == 0 && ctx.Err() != nil {
-			return false
-		}
 		if r.bound == 0 {
 			if h := a.g.Heuristic(u, r.goal); h < r.bestH {
 				r.best, r.bestH = u, h

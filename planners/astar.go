@@ -30,6 +30,12 @@ type Result struct {
 // checkEvery is how many expansions a planner runs between deadline checks.
 const checkEvery = 1024
 
+// checkDue reports whether a planner that has expanded n nodes checks
+// its deadline before popping the next: every checkEvery expansions, so
+// that a search cut off has expanded, and counted, exactly the nodes its
+// partial path was chosen from.
+func checkDue(n int) bool { return n > 0 && n%checkEvery == 0 }
+
 // AStar is A* (Hart, Nilsson and Raphael, 1968) and weighted A*: f = g +
 // Weight·h, ties broken toward larger g. With Weight 1 and a consistent
 // heuristic its paths are optimal; with Weight w they cost at most w times
@@ -95,6 +101,10 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 	stats := Stats{Touched: 1, Epsilon: w}
 	best, bestH := start, h0
 	for len(a.open.items) > 0 {
+		if checkDue(stats.Expansions) && ctx.Err() != nil {
+			stats.Elapsed, stats.Partial = time.Since(began), true
+			return Result{Path: st.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
+		}
 		it := a.open.pop(st.pos)
 		u := it.id
 		st.pos[u] = closed
@@ -103,10 +113,6 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 			return Result{Path: st.pathTo(goal, dst), Cost: st.g[goal], Stats: stats}, nil
 		}
 		stats.Expansions++
-		if stats.Expansions%checkEvery == 0 && ctx.Err() != nil {
-			stats.Elapsed, stats.Partial = time.Since(began), true
-			return Result{Path: st.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
-		}
 		if h := g.Heuristic(u, goal); h < bestH {
 			best, bestH = u, h
 		}

@@ -33,6 +33,10 @@ func (a *AStar) planLattice(ctx context.Context, l *Lattice, start, goal NodeID,
 	stats := Stats{Touched: 1, Epsilon: w}
 	best, bestH := start, h0
 	for len(open.items) > 0 {
+		if checkDue(stats.Expansions) && ctx.Err() != nil {
+			stats.Elapsed, stats.Partial = time.Since(began), true
+			return Result{Path: st.pathTo(l, best, dst), Cost: st.cell(st.handle(l.Cell(best))).g, Stats: stats}, ErrTimeout
+		}
 		top := open.pop(st)
 		hu := top.handle()
 		cu := st.cell(hu)
@@ -44,10 +48,6 @@ func (a *AStar) planLattice(ctx context.Context, l *Lattice, start, goal NodeID,
 			return Result{Path: st.pathTo(l, goal, dst), Cost: cu.g, Stats: stats}, nil
 		}
 		stats.Expansions++
-		if stats.Expansions%checkEvery == 0 && ctx.Err() != nil {
-			stats.Elapsed, stats.Partial = time.Since(began), true
-			return Result{Path: st.pathTo(l, best, dst), Cost: st.cell(st.handle(l.Cell(best))).g, Stats: stats}, ErrTimeout
-		}
 		if h := octile(x-gx, y-gy, z-gz); h < bestH {
 			best, bestH = u, h
 		}

@@ -57,6 +57,15 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 	best, bestH := start, h0
 	last := len(d.old) - 1
 	for len(d.open.items) > 0 { // A1 6, A2 8
+		if checkDue(stats.Expansions) && ctx.Err() != nil {
+			stats.Elapsed, stats.Partial = time.Since(began), true
+			if mode != dpaPlain {
+				// Replan's dst may share the old path's storage: keep it,
+				// the robot still follows it.
+				return Result{Stats: stats}, ErrTimeout
+			}
+			return Result{Path: st.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
+		}
 		u := d.open.pop(st.pos).id // A1 7–8, A2 9–10
 		st.pos[u] = closed
 		if u == goal { // A1 9–10, A2 11–12
@@ -70,15 +79,6 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 			return Result{Path: path, Cost: st.g[goal], Stats: stats}, nil
 		}
 		stats.Expansions++
-		if stats.Expansions%checkEvery == 0 && ctx.Err() != nil {
-			stats.Elapsed, stats.Partial = time.Since(began), true
-			if mode != dpaPlain {
-				// Replan's dst may share the old path's storage: keep it,
-				// the robot still follows it.
-				return Result{Stats: stats}, ErrTimeout
-			}
-			return Result{Path: st.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
-		}
 		if mode == dpaPlain { // the pruned modes return no partial path
 			if h := g.Heuristic(u, goal); h < bestH {
 				best, bestH = u, h

@@ -85,6 +85,10 @@ func (t *LazyTheta) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) 
 	stats := Stats{Touched: 1, Epsilon: 1}
 	best, bestH := start, h0
 	for len(t.open.items) > 0 {
+		if checkDue(stats.Expansions) && ctx.Err() != nil {
+			stats.Elapsed, stats.Partial = time.Since(began), true
+			return Result{Path: t.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
+		}
 		s := t.open.pop(st.pos).id
 		if t.settle(s, goal) {
 			continue
@@ -95,10 +99,6 @@ func (t *LazyTheta) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) 
 		}
 		st.pos[s] = closed
 		stats.Expansions++
-		if stats.Expansions%checkEvery == 0 && ctx.Err() != nil {
-			stats.Elapsed, stats.Partial = time.Since(began), true
-			return Result{Path: t.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
-		}
 		if h := g.Distance(s, goal); h < bestH {
 			best, bestH = s, h
 		}
