@@ -17,6 +17,9 @@ const (
 	DefaultCacheTime  = 10 * time.Second // tf2's default buffer length
 	DefaultMaxFrames  = 4096
 	DefaultMaxRecords = 10000 // per frame: 10 s at 1 kHz
+	// DefaultMaxTotalRecords is 2^20 transforms, about 75 MB: 100,000
+	// transforms a second for 10 s. Without it the other two allow 41 M.
+	DefaultMaxTotalRecords = 1 << 20
 	// MaxDepth bounds a parent chain, as tf2's MAX_GRAPH_DEPTH does.
 	MaxDepth = 1000
 )
@@ -36,6 +39,11 @@ type Options struct {
 	// MaxRecords bounds the transforms kept per frame (0:
 	// DefaultMaxRecords); the oldest go first.
 	MaxRecords int
+	// MaxTotalRecords bounds the transforms kept in all (0:
+	// DefaultMaxTotalRecords). Once it is reached a frame's history stops
+	// growing: each new transform pushes out the frame's oldest, and a
+	// frame with no transform gets none (ErrFull).
+	MaxTotalRecords int
 }
 
 // Buffer holds transforms between frames. It is safe for concurrent use.
@@ -43,6 +51,7 @@ type Buffer struct {
 	opts   Options
 	mu     sync.RWMutex
 	frames map[string]*frame
+	total  int // records held in all frames
 }
 
 // frame is one node of the tree: a child frame with its history of
@@ -63,7 +72,7 @@ type record struct {
 // NewBuffer returns an empty buffer. Negative options are refused with
 // ErrInvalid.
 func NewBuffer(opts Options) (*Buffer, error) {
-	if opts.CacheTime < 0 || opts.Tolerance < 0 || opts.MaxFrames < 0 || opts.MaxRecords < 0 {
+	if opts.CacheTime < 0 || opts.Tolerance < 0 || opts.MaxFrames < 0 || opts.MaxRecords < 0 || opts.MaxTotalRecords < 0 {
 		return nil, fmt.Errorf("%w: negative option in %+v", ErrInvalid, opts)
 	}
 	if opts.CacheTime == 0 {
@@ -74,6 +83,9 @@ func NewBuffer(opts Options) (*Buffer, error) {
 	}
 	if opts.MaxRecords == 0 {
 		opts.MaxRecords = DefaultMaxRecords
+	}
+	if opts.MaxTotalRecords == 0 {
+		opts.MaxTotalRecords = DefaultMaxTotalRecords
 	}
 	return &Buffer{opts: opts, frames: map[string]*frame{}}, nil
 }
@@ -86,7 +98,7 @@ func NewBuffer(opts Options) (*Buffer, error) {
 //
 // Add refuses, storing nothing: ErrInvalid (see its doc), ErrOldData (a
 // dynamic transform more than CacheTime older than its frame's newest) and
-// ErrFull.
+// ErrFull (see Options.MaxFrames and MaxTotalRecords).
 func (b *Buffer) Add(ts *geometry_msgs.TransformStamped, static bool) error {
 	child, parent := FrameName(ts.ChildFrameID), FrameName(ts.Header.FrameID)
 	switch {
@@ -110,6 +122,14 @@ func (b *Buffer) Add(ts *geometry_msgs.TransformStamped, static bool) error {
 	if grow := btoi(c == nil) + btoi(p == nil); grow > 0 && len(b.frames)+grow > b.opts.MaxFrames {
 		return fmt.Errorf("%w: %d frames known, adding %s → %s", ErrFull, len(b.frames), child, parent)
 	}
+	held := 0 // what c holds that the transform may replace
+	if c != nil && (static || c.static) {
+		held = len(c.recs)
+	}
+	full := b.total-held >= b.opts.MaxTotalRecords
+	if full && (static || c == nil || c.static || len(c.recs) == 0) {
+		return fmt.Errorf("%w: %d transforms held, adding %s → %s", ErrFull, b.total, child, parent)
+	}
 	if !static && c != nil && !c.static && len(c.recs) > 0 {
 		if newest := c.recs[len(c.recs)-1].stamp; stamp < newest-b.opts.CacheTime {
 			return fmt.Errorf("%w: %s → %s at %v, newest at %v", ErrOldData, child, parent, stamp, newest)
@@ -117,15 +137,23 @@ func (b *Buffer) Add(ts *geometry_msgs.TransformStamped, static bool) error {
 	}
 	c, p = b.frame(child), b.frame(parent)
 	rec := record{stamp: stamp, parent: p, tf: t}
-	if static || c.static {
+	b.total -= held
+	if held > 0 || static {
 		c.recs = c.recs[:0]
 		c.static = static
 	}
 	if static {
 		c.recs = append(c.recs, rec)
+		b.total++
 		return nil
 	}
-	c.insert(rec, b.opts.CacheTime, b.opts.MaxRecords)
+	limit := b.opts.MaxRecords
+	if full {
+		limit = min(limit, len(c.recs)) // no growth: the oldest goes
+	}
+	before := len(c.recs)
+	c.insert(rec, b.opts.CacheTime, limit)
+	b.total += len(c.recs) - before
 	return nil
 }
 
@@ -162,6 +190,10 @@ func (b *Buffer) Clear() {
 		case !f.static:
 			f.recs = f.recs[:0] // a static frame's parent: now a root
 		}
+	}
+	b.total = 0
+	for _, f := range b.frames {
+		b.total += len(f.recs)
 	}
 }
 

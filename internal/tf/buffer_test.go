@@ -238,6 +238,59 @@ func TestMaxRecords(t *testing.T) {
 	require.Equal(t, 7*time.Millisecond, info.Oldest)
 }
 
+// TestMaxTotalRecords: once the buffer holds MaxTotalRecords transforms,
+// frames with a history keep updating (each new transform pushes out
+// their oldest) and nothing new gets in; the count follows every kind of
+// change, and a clear frees room.
+func TestMaxTotalRecords(t *testing.T) {
+	ms := time.Millisecond
+	b := newBuffer(t, Options{MaxRecords: 4, MaxTotalRecords: 5})
+	for s := range 6 {
+		require.NoError(t, b.Add(stamped("a", "b", time.Duration(s)*ms, vec(0, 0, 0), 0), false))
+	}
+	require.NoError(t, b.Add(stamped("c", "d", 0, vec(0, 0, 0), 0), false))
+	requireTotal(t, b, 5)
+	require.ErrorIs(t, b.Add(stamped("e", "f", 0, vec(0, 0, 0), 0), false), ErrFull)
+	require.ErrorIs(t, b.Add(stamped("e", "f", 0, vec(0, 0, 0), 0), true), ErrFull)
+	require.ErrorIs(t, b.Add(stamped("d", "c", 0, vec(0, 0, 0), 0), false), ErrFull, "c is known but has no transform")
+	require.NotContains(t, b.Frames(), "e", "nothing stored")
+
+	require.NoError(t, b.Add(stamped("c", "d", 10*ms, vec(0, 0, 0), 0), false))
+	info, err := b.Info("d")
+	require.NoError(t, err)
+	require.Equal(t, 1, info.Records)
+	require.Equal(t, 10*ms, info.Latest)
+	require.NoError(t, b.Add(stamped("a", "b", 3500*time.Microsecond, vec(0, 0, 0), 0), false), "into the middle")
+	info, err = b.Info("b")
+	require.NoError(t, err)
+	require.Equal(t, 4, info.Records)
+	require.Equal(t, 3*ms, info.Oldest)
+	requireTotal(t, b, 5)
+
+	require.NoError(t, b.Add(stamped("c", "d", 0, vec(0, 0, 0), 0), true), "static replaces d's history")
+	require.NoError(t, b.Add(stamped("c", "d", 20*ms, vec(0, 0, 0), 0), false), "and dynamic replaces it back")
+	requireTotal(t, b, 5)
+	require.NoError(t, b.Add(stamped("c", "d", 0, vec(0, 0, 0), 0), true))
+	b.Clear()
+	requireTotal(t, b, 1)
+	require.NoError(t, b.Add(stamped("e", "f", 0, vec(0, 0, 0), 0), false))
+	requireTotal(t, b, 2)
+}
+
+// requireTotal checks the buffer's count of transforms against its
+// frames' histories.
+func requireTotal(t *testing.T, b *Buffer, want int) {
+	t.Helper()
+	sum := 0
+	for _, name := range b.Frames() {
+		info, err := b.Info(name)
+		require.NoError(t, err)
+		sum += info.Records
+	}
+	require.Equal(t, want, sum)
+	require.Equal(t, want, b.total)
+}
+
 func TestParentChange(t *testing.T) {
 	b := newBuffer(t, Options{})
 	require.NoError(t, b.Add(stamped("a", "c", 1*sec, vec(1, 0, 0), 0), false))

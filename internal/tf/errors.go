@@ -24,6 +24,7 @@ var (
 	// frame; it is ignored.
 	ErrOldData = errors.New("tf: transform older than the history")
 	// ErrFull is a transform naming a new frame when Options.MaxFrames
-	// frames are known.
-	ErrFull = errors.New("tf: too many frames")
+	// frames are known, or a frame's first transform when
+	// Options.MaxTotalRecords transforms are held.
+	ErrFull = errors.New("tf: buffer full")
 )
