@@ -81,10 +81,15 @@ func Declare[T ParamType](n *Node, name string, def T, description string, opts 
 		return def, fmt.Errorf("%w: parameter %q declared twice", ErrParam, name)
 	}
 	v := def
-	for _, o := range p.overrides {
-		if o.Name != name {
-			continue
+	// The last override wins whole, as in rclcpp: only its type counts.
+	last := -1
+	for i, o := range p.overrides {
+		if o.Name == name {
+			last = i
 		}
+	}
+	if last >= 0 {
+		o := p.overrides[last]
 		got, ok := convertParam[T](o.Value)
 		if !ok {
 			return def, fmt.Errorf("%w: parameter %q: %s gives a %s, want %s", ErrParam, name, o.Source,
