@@ -62,6 +62,10 @@
 // # Differences
 //
 // Load is stricter than ros2 launch in one way: a command-line argument
-// that no file declares with <arg> is an error, to catch typos. Only the
+// that no file declares with <arg> is an error, to catch typos. Every
+// <arg> counts, in branches that run or not, and so do those of the
+// files that includes in branches that are off would read; when such a
+// file cannot be named (its path needs a configuration not set) or read,
+// command-line arguments go unchecked. Only the
 // elements above exist; launch files that need more belong to ros2 launch.
 package launch

@@ -67,7 +67,7 @@ func Load(path string, opts Options) ([]Process, error) {
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(opts.Args)) {
-		if !l.declared[name] {
+		if !l.declared[name] && !l.unchecked {
 			return nil, fmt.Errorf("%w: %s:=%s: %s and the files it includes declare no argument %q (they declare %s)",
 				ErrArgument, name, opts.Args[name], path, name, strings.Join(slices.Sorted(maps.Keys(l.declared)), ", "))
 		}
@@ -81,9 +81,12 @@ type loader struct {
 	vars     map[string]string // launch configurations in the current scope
 	ns       string            // namespace pushed by <push-ros-namespace>; "" for none
 	stack    []string          // absolute paths of the files being read, outermost first
-	declared map[string]bool   // every <arg> name met
-	procs    []Process
-	names    map[string]int // process names used, for uniqueness
+	declared map[string]bool   // every <arg> name of the files read, in branches that run or not
+	// unchecked: a skipped <include>'s file could not be read for its
+	// <arg> names, so command-line arguments are not checked.
+	unchecked bool
+	procs     []Process
+	names     map[string]int // process names used, for uniqueness
 }
 
 // fileCtx is the launch file an element comes from.
@@ -110,6 +113,7 @@ func (l *loader) file(path string) error {
 	}
 	l.stack = append(l.stack, abs)
 	defer func() { l.stack = l.stack[:len(l.stack)-1] }()
+	walkArgs(root.children, l.declared, nil)
 	return l.actions(&fileCtx{path: path, abs: abs}, root.children)
 }
 
@@ -132,6 +136,9 @@ func (l *loader) actions(f *fileCtx, els []*element) error {
 // action runs one element of <launch> or <group>; the schema has been checked.
 func (l *loader) action(f *fileCtx, e *element) error {
 	if on, err := l.enabled(f, e); err != nil || !on {
+		if err == nil {
+			l.skipped(f, e, 0)
+		}
 		return err
 	}
 	switch e.name {
