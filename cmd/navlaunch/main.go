@@ -81,11 +81,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *dryRun {
+		// The parameters files stay, for the command lines to be run.
 		for _, p := range procs {
 			fmt.Fprintln(stdout, commandLine(p))
 		}
 		return nil
 	}
+	defer func() {
+		for _, p := range procs {
+			for _, f := range p.TempFiles {
+				os.Remove(f)
+			}
+		}
+	}()
 	return supervise(ctx, procs, supervisor{exitOnFirst: *exitOnFirst, grace: *grace, stdout: stdout, stderr: stderr})
 }
 

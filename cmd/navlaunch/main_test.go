@@ -106,13 +106,23 @@ func waitFor(t *testing.T, b *syncbuf.Buffer, s string) {
 		"no %q in:\n%s", s, b.String())
 }
 
+// TestDryRun: -dry-run prints the command lines and leaves the
+// parameters files they name, for them to be run.
 func TestDryRun(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the parameters files go
 	file, bin := testLaunch(t, node("alpha", "$(var greeting) -x", `<param name="rate" value="5"/><remap from="in" to="/alpha_in"/>`),
 		node("beta", "", ""))
 	var out, errs bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"-bin", bin, "-dry-run", file, "greeting:=hello world"}, &out, &errs))
+	params, err := filepath.Glob(filepath.Join(tmp, "navlaunch_params_*.yaml"))
+	require.NoError(t, err)
+	require.Len(t, params, 1)
+	text, err := os.ReadFile(params[0])
+	require.NoError(t, err)
+	require.Equal(t, "/alpha:\n    ros__parameters:\n        rate: 5\n", string(text))
 	exe := filepath.Join(bin, "navnode_test_child")
-	require.Equal(t, "[alpha] "+roleEnv+"=child "+exe+" 'hello world' -x --ros-args -r __node:=alpha -r in:=/alpha_in -p rate:=5\n"+
+	require.Equal(t, "[alpha] "+roleEnv+"=child "+exe+" 'hello world' -x --ros-args -r __node:=alpha -r in:=/alpha_in --params-file "+params[0]+"\n"+
 		"[beta] "+roleEnv+"=child "+exe+" --ros-args -r __node:=beta\n", out.String())
 	require.Empty(t, errs.String())
 }
@@ -130,9 +140,13 @@ func TestRunErrors(t *testing.T) {
 
 // TestExitOnFirst: one process fails; the other is stopped with SIGINT and
 // run returns the failure.
+// TestExitOnFirst: with -exit-on-first one process's exit stops the
+// others; once they have all exited the parameters files are removed.
 func TestExitOnFirst(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	ready := filepath.Join(t.TempDir(), "ready")
-	file, bin := testLaunch(t, node("alpha", "-wait "+ready+" -exit 3", ""), node("beta", "-ready "+ready, ""))
+	file, bin := testLaunch(t, node("alpha", "-wait "+ready+" -exit 3", `<param name="rate" value="5"/>`), node("beta", "-ready "+ready, ""))
 	var out, errs syncbuf.Buffer
 	err := run(context.Background(), []string{"-bin", bin, "-exit-on-first", file}, &out, &errs)
 	var ee *exitError
@@ -142,6 +156,10 @@ func TestExitOnFirst(t *testing.T) {
 	require.Contains(t, out.String(), "[alpha] exiting with 3\n")
 	require.Contains(t, out.String(), "[beta] got interrupt\n")
 	require.Contains(t, errs.String(), "[navlaunch] beta: exited with status 0\n")
+	require.Regexp(t, `\[alpha\] args: -wait \S+ -exit 3 --ros-args -r __node:=alpha --params-file `+tmp+`/navlaunch_params_\d+\.yaml`, out.String())
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	require.Empty(t, left)
 }
 
 // TestOthersKeepRunning: by default one process's exit leaves the others

@@ -89,16 +89,20 @@ func (n *navlaunchProcess) wait(t *testing.T) int {
 // TestSIGTERMStopsEverything runs navlaunch as a process on a launch file
 // starting two children, checks their output is prefixed and they got the
 // command lines the file gives, then sends navlaunch SIGTERM: both
-// children get it, exit, and navlaunch exits 0.
+// children get it, exit, and navlaunch exits 0, removing the parameters
+// files it wrote.
 func TestSIGTERMStopsEverything(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // navlaunch's parameters files
 	file, bin := testLaunch(t,
 		node("alpha", "$(var greeting)", `<param name="rate" value="5"/><remap from="in" to="/alpha_in"/>`),
 		`<group><push-ros-namespace namespace="fleet"/>`+node("beta", "", `<param name="use_sim_time" value="true"/>`)+`</group>`)
 	n := startNavlaunch(t, "-bin", bin, file, "greeting:=hello")
 	waitFor(t, &n.out, "[alpha] ready\n")
 	waitFor(t, &n.out, "[beta] ready\n")
-	require.Contains(t, n.out.String(), "[alpha] args: hello --ros-args -r __node:=alpha -r in:=/alpha_in -p rate:=5\n")
-	require.Contains(t, n.out.String(), "[beta] args: --ros-args -r __node:=beta -r __ns:=/fleet -p use_sim_time:=true\n")
+	params := tmp + `/navlaunch_params_\d+\.yaml`
+	require.Regexp(t, `\[alpha\] args: hello --ros-args -r __node:=alpha -r in:=/alpha_in --params-file `+params+`\n`, n.out.String())
+	require.Regexp(t, `\[beta\] args: --ros-args -r __node:=beta -r __ns:=/fleet --params-file `+params+`\n`, n.out.String())
 	// The children print their pids on stderr, a pipe of its own, which
 	// can lag behind stdout's "ready".
 	var pids [][]string
@@ -120,6 +124,9 @@ func TestSIGTERMStopsEverything(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(n.out.String()), "\n") {
 		require.Regexp(t, `^\[(alpha|beta)\] `, line)
 	}
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	require.Empty(t, left)
 }
 
 // TestExitStatus: navlaunch exits with the status of the first failure.

@@ -49,15 +49,15 @@ func TestArgDeclaredInSkippedInclude(t *testing.T) {
 	})
 	top := filepath.Join(dir, "top.launch.xml")
 	for _, arg := range []string{"rviz_config", "inner_arg"} {
-		procs, err := Load(top, testOptions(map[string]string{arg: "mine"}))
+		procs, err := Load(top, testOptions(t, map[string]string{arg: "mine"}))
 		require.NoError(t, err, arg)
 		require.Len(t, procs, 1)
 	}
-	_, err := Load(top, testOptions(map[string]string{"rviz_confg": "mine"}))
+	_, err := Load(top, testOptions(t, map[string]string{"rviz_confg": "mine"}))
 	require.ErrorIs(t, err, ErrArgument)
 	require.ErrorContains(t, err, `declare no argument "rviz_confg" (they declare inner_arg, rviz, rviz_config)`)
 
-	procs, err := Load(filepath.Join(dir, "unnamed.launch.xml"), testOptions(map[string]string{"anything": "1"}))
+	procs, err := Load(filepath.Join(dir, "unnamed.launch.xml"), testOptions(t, map[string]string{"anything": "1"}))
 	require.NoError(t, err)
 	require.Len(t, procs, 1)
 }

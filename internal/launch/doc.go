@@ -53,11 +53,15 @@
 //
 // A node's command line is launch_ros's: the words of args, then
 // --ros-args, the words of ros_args, -r __node:=NAME, -r __ns:=NS, the
-// remaps and then the parameters, each in document order (later parameters
-// win, the first matching remap wins). A namespace that is not absolute is
-// put in the one pushed by <push-ros-namespace>. launch_ros writes <param
-// name value> into a temporary parameters file; -p types the value the
-// same way (as a YAML scalar).
+// remaps in document order (the first matching one wins), the <param
+// from> files in document order, and last a parameters file Load writes
+// (in Options.TempDir) of every <param name value>, keyed by the node's
+// full name (/** for a node without a name), values typed as YAML
+// scalars or sequences. So, as with ros2 launch, a name and value given
+// in the launch file wins over every file, whatever key the file used
+// (-p would not: its key is /**, which rcl orders where a file first
+// named it, before a file's /**/navnode). A namespace that is not
+// absolute is put in the one pushed by <push-ros-namespace>.
 //
 // # Differences
 //

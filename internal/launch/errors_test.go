@@ -75,13 +75,13 @@ func TestIncludeLoop(t *testing.T) {
 		"b.launch.xml":    "<launch>\n\n  <include file=\"$(dirname)/a.launch.xml\"/>\n</launch>",
 		"self.launch.xml": "<launch><include file=\"$(filename)\"/></launch>",
 	})
-	_, err := Load(filepath.Join(dir, "a.launch.xml"), testOptions(nil))
+	_, err := Load(filepath.Join(dir, "a.launch.xml"), testOptions(t, nil))
 	require.ErrorIs(t, err, ErrIncludeLoop)
 	require.Contains(t, err.Error(), "a.launch.xml:2: ")
 	require.Contains(t, err.Error(), "b.launch.xml:3: ")
 	require.Contains(t, err.Error(), "a.launch.xml includes itself")
 
-	_, err = Load(filepath.Join(dir, "self.launch.xml"), testOptions(nil))
+	_, err = Load(filepath.Join(dir, "self.launch.xml"), testOptions(t, nil))
 	require.ErrorIs(t, err, ErrIncludeLoop)
 }
 
@@ -90,13 +90,13 @@ func TestErrorInIncludedFileNamesBothFiles(t *testing.T) {
 		"top.launch.xml": "<launch>\n\n  <include file=\"$(dirname)/sub.launch.xml\"/>\n</launch>",
 		"sub.launch.xml": "<launch>\n  <node pkg=\"demo\" exec=\"$(var missing)\"/>\n</launch>",
 	})
-	_, err := Load(filepath.Join(dir, "top.launch.xml"), testOptions(nil))
+	_, err := Load(filepath.Join(dir, "top.launch.xml"), testOptions(t, nil))
 	require.ErrorIs(t, err, ErrSubstitution)
 	msg := err.Error()
 	require.Less(t, strings.Index(msg, "top.launch.xml:3:"), strings.Index(msg, "sub.launch.xml:2:"), msg)
 	require.Contains(t, msg, "top.launch.xml:3:")
 
-	_, err = Load(filepath.Join(dir, "missing.launch.xml"), testOptions(nil))
+	_, err = Load(filepath.Join(dir, "missing.launch.xml"), testOptions(t, nil))
 	require.Error(t, err)
 }
 

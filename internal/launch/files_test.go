@@ -49,7 +49,8 @@ func packages(t *testing.T, ament string) launch.Packages {
 func loadRepo(t *testing.T, name string, pk launch.Packages, args map[string]string) ([]launch.Process, error) {
 	t.Helper()
 	return launch.Load(filepath.Join(repoRoot(t), "launch", name), launch.Options{Args: args,
-		Share: pk.PackageShare, Exec: pk.Executable, LookupEnv: func(string) (string, bool) { return "", false }})
+		Share: pk.PackageShare, Exec: pk.Executable, LookupEnv: func(string) (string, bool) { return "", false },
+		TempDir: t.TempDir()})
 }
 
 // byName indexes processes by name.
@@ -85,8 +86,12 @@ func TestNavnodeLaunch(t *testing.T) {
 	require.Equal(t, "navnode", p.Name)
 	require.Equal(t, filepath.Join(pk.Bin, "navnode"), p.Path)
 	want := append([]string{"--ros-args", "--log-level", "info", "-r", "__node:=navnode"}, remaps(defaults)...)
-	want = append(want, "--params-file", params, "--params-file", params, "-p", "use_sim_time:=false")
+	require.Len(t, p.TempFiles, 1)
+	want = append(want, "--params-file", params, "--params-file", params, "--params-file", p.TempFiles[0])
 	require.Equal(t, want, p.Args)
+	text, err := os.ReadFile(p.TempFiles[0])
+	require.NoError(t, err)
+	require.Equal(t, "/navnode:\n    ros__parameters:\n        use_sim_time: false\n", string(text))
 	acceptedByNavnode(t, p.Args)
 
 	other := filepath.Join(t.TempDir(), "mine.yaml")
@@ -101,7 +106,8 @@ func TestNavnodeLaunch(t *testing.T) {
 	want = append([]string{"--ros-args", "--log-level", "debug", "-r", "__node:=navnode", "-r", "__ns:=/uav1"},
 		remaps(map[string]string{"map": "/world_map", "points": "lidar/points", "scan": "/s", "obstacles": "/o",
 			"odom": "odom", "goal_pose": "/g", "tf": "/uav1/tf", "tf_static": "/uav1/tf_static"})...)
-	want = append(want, "--params-file", params, "--params-file", other, "-p", "use_sim_time:=true")
+	require.Len(t, p.TempFiles, 1)
+	want = append(want, "--params-file", params, "--params-file", other, "--params-file", p.TempFiles[0])
 	require.Equal(t, want, p.Args)
 	a := acceptedByNavnode(t, p.Args)
 	require.Equal(t, "debug", a.LogLevel)
@@ -152,10 +158,20 @@ func TestSimLaunch(t *testing.T) {
 	require.NoError(t, err)
 	m := byName(procs)
 	require.Len(t, m, 2)
+	sim := m["navsim"]
+	require.Len(t, sim.TempFiles, 1)
 	require.Equal(t, []string{"-world=warehouse", "-scenario=", "--ros-args", "-r", "__node:=navsim",
-		"-p", "use_sim_time:=true"}, m["navsim"].Args)
+		"--params-file", sim.TempFiles[0]}, sim.Args)
 	require.Contains(t, strings.Join(m["navnode"].Args, " "), "-r __ns:=/r1 ")
-	require.Contains(t, strings.Join(m["navnode"].Args, " "), "-p use_sim_time:=true")
+	for name, key := range map[string]string{"navsim": "/navsim", "navnode": "/r1/navnode"} {
+		p := m[name]
+		require.Len(t, p.TempFiles, 1, name)
+		text, err := os.ReadFile(p.TempFiles[0])
+		require.NoError(t, err)
+		require.Equal(t, key+":\n    ros__parameters:\n        use_sim_time: true\n", string(text), name)
+		a := acceptedByNavnode(t, p.Args)
+		require.Equal(t, true, a.Params[len(a.Params)-1].Value, name)
+	}
 }
 
 // TestGazeboLaunch loads the Gazebo examples with a stand-in ros_gz_bridge

@@ -10,10 +10,12 @@ import (
 )
 
 // testOptions resolves package demo to /opt/demo and its executables to
-// /opt/demo/bin; every other package is not found.
-func testOptions(args map[string]string) Options {
+// /opt/demo/bin; every other package is not found. Parameters files go
+// to a directory of t's.
+func testOptions(t *testing.T, args map[string]string) Options {
 	return Options{
-		Args: args,
+		Args:    args,
+		TempDir: t.TempDir(),
 		Share: func(pkg string) (string, error) {
 			if pkg == "demo" {
 				return "/opt/demo", nil
@@ -37,6 +39,20 @@ func testOptions(args map[string]string) Options {
 
 func noEnv(string) (string, bool) { return "", false }
 
+// paramsFile returns the one parameters file Load wrote for p.
+func paramsFile(t *testing.T, p Process) string {
+	t.Helper()
+	require.Len(t, p.TempFiles, 1)
+	return p.TempFiles[0]
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}
+
 // writeFiles writes name → text into a temporary directory and returns it.
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
@@ -51,7 +67,7 @@ func writeFiles(t *testing.T, files map[string]string) string {
 func loadText(t *testing.T, text string, args map[string]string) ([]Process, error) {
 	t.Helper()
 	dir := writeFiles(t, map[string]string{"x.launch.xml": text})
-	return Load(filepath.Join(dir, "x.launch.xml"), testOptions(args))
+	return Load(filepath.Join(dir, "x.launch.xml"), testOptions(t, args))
 }
 
 func TestNodeCommandLine(t *testing.T) {
@@ -60,9 +76,12 @@ func TestNodeCommandLine(t *testing.T) {
   <arg name="words" default="two words"/>
   <node pkg="demo" exec="talker" name="talk" namespace="robots" args="-v $(var words) --x=$(var rate)"
         ros_args="--log-level debug" output="screen">
-    <param from="/etc/a.yaml"/>
     <param name="rate" value="$(var rate)"/>
+    <param from="/etc/a.yaml"/>
     <param name="label" value=""/>
+    <param name="ids" value="[1, 2]"/>
+    <param name="note" value="a: b"/>
+    <param name="rate" value="$(var rate).5"/>
     <remap from="chatter" to="/chat"/>
     <env name="FOO" value="bar $(var rate)"/>
   </node>
@@ -74,7 +93,14 @@ func TestNodeCommandLine(t *testing.T) {
 	require.Equal(t, "/opt/demo/bin/talker", p.Path)
 	require.Equal(t, []string{"-v", "two words", "--x=7", "--ros-args", "--log-level", "debug",
 		"-r", "__node:=talk", "-r", "__ns:=/robots", "-r", "chatter:=/chat",
-		"--params-file", "/etc/a.yaml", "-p", "rate:=7", "-p", "label:=''"}, p.Args)
+		"--params-file", "/etc/a.yaml", "--params-file", paramsFile(t, p)}, p.Args)
+	require.Equal(t, `/robots/talk:
+    ros__parameters:
+        rate: 7.5
+        label: ""
+        ids: [1, 2]
+        note: 'a: b'
+`, readFile(t, paramsFile(t, p)), "after the files, under the node's full name, the last value of each")
 	require.Equal(t, []string{"FOO=bar 7"}, p.Env)
 	require.Equal(t, "screen", p.Output)
 	require.True(t, strings.HasSuffix(p.Pos, "x.launch.xml:4"), p.Pos)
@@ -136,7 +162,7 @@ func TestIncludeIsUnscoped(t *testing.T) {
   <node pkg="demo" exec="sub" args="$(var shared) $(var given) $(filename)"/>
 </launch>`,
 	})
-	procs, err := Load(filepath.Join(dir, "top.launch.xml"), testOptions(map[string]string{"shared": "cli"}))
+	procs, err := Load(filepath.Join(dir, "top.launch.xml"), testOptions(t, map[string]string{"shared": "cli"}))
 	require.NoError(t, err)
 	require.Len(t, procs, 2)
 	require.Equal(t, []string{"cli", "cli-given", filepath.Join(dir, "sub.launch.xml")}, procs[0].Args)

@@ -24,6 +24,9 @@ type Options struct {
 	Exec func(pkg, exec string) (string, error)
 	// LookupEnv reads $(env) and $(optenv); nil is os.LookupEnv.
 	LookupEnv func(name string) (string, bool)
+	// TempDir is where Load writes the parameters files it makes of
+	// <param name value> ("": os.TempDir()).
+	TempDir string
 }
 
 // Process is one process a launch file starts: a <node>.
@@ -38,6 +41,9 @@ type Process struct {
 	Env        []string // NAME=value from <env>, on top of the launcher's environment
 	Output     string   // the output attribute ("screen", "log", "both" or ""); informative only
 	Pos        string   // file:line of the <node>
+	// TempFiles are the parameters files Load wrote for the process,
+	// named in Args; remove them once it has exited.
+	TempFiles []string
 }
 
 // ParseArgs reads command-line launch arguments, each name:=value.

@@ -1,9 +1,13 @@
 package launch
 
 import (
+	"cmp"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // node turns a <node> into a Process: resolves the executable and builds
@@ -54,10 +58,23 @@ func (l *loader) node(f *fileCtx, e *element) error {
 		rosArgs = append(rosArgs, "-r", "__ns:="+ns)
 	}
 	var params []string
+	named := &yaml.Node{Kind: yaml.MappingNode}
 	for _, c := range e.children {
-		if err := l.nodeChild(f, c, &p, &rosArgs, &params); err != nil {
+		if err := l.nodeChild(f, c, &p, &rosArgs, &params, named); err != nil {
 			return &PosError{File: f.path, Line: c.line, Err: err}
 		}
+	}
+	if len(named.Content) > 0 {
+		key := "/**" // the executable's own node name is unknown
+		if name != "" {
+			key = strings.TrimSuffix(cmp.Or(ns, "/"), "/") + "/" + name
+		}
+		path, err := l.paramsFile(key, named)
+		if err != nil {
+			return &PosError{File: f.path, Line: e.line, Err: err}
+		}
+		params = append(params, "--params-file", path)
+		p.TempFiles = append(p.TempFiles, path)
 	}
 	if rosArgs = append(rosArgs, params...); len(rosArgs) > 0 {
 		p.Args = append(append(p.Args, "--ros-args"), rosArgs...)
@@ -95,8 +112,9 @@ func (l *loader) words(f *fileCtx, e *element, attr string) ([]string, error) {
 }
 
 // nodeChild adds a <param>, <remap> or <env> to the process: remaps to
-// rosArgs, parameters to params, which follow the remaps.
-func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs, params *[]string) error {
+// rosArgs, parameters files to params, which follow the remaps, and a
+// parameter's name and value to named, a YAML mapping.
+func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs, params *[]string, named *yaml.Node) error {
 	vals := map[string]string{}
 	for attr, raw := range c.attrs {
 		v, err := l.expand(f, raw)
@@ -117,11 +135,7 @@ func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs, params *
 		if vals["name"] == "" {
 			return fmt.Errorf("%w: <param name> is empty", ErrSyntax)
 		}
-		v := vals["value"]
-		if v == "" {
-			v = "''" // an empty string; -p name:= is an error in rcl
-		}
-		*params = append(*params, "-p", vals["name"]+":="+v)
+		setParam(named, vals["name"], vals["value"])
 	case "remap":
 		if vals["from"] == "" || vals["to"] == "" {
 			return fmt.Errorf("%w: <remap from=%q to=%q>: both must be non-empty", ErrSyntax, vals["from"], vals["to"])
@@ -184,4 +198,56 @@ func isToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// setParam sets name to value in m, a YAML mapping, replacing an earlier
+// value of the name. The value is typed as a YAML scalar or sequence, as
+// launch_ros and rcl's -p type it; anything else stays a string.
+func setParam(m *yaml.Node, name, value string) {
+	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(value), &doc); err == nil && len(doc.Content) == 1 {
+		if c := doc.Content[0]; c.Kind == yaml.SequenceNode || c.Kind == yaml.ScalarNode && c.Tag != "!!null" {
+			v = c
+		}
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == name {
+			m.Content[i+1] = v
+			return
+		}
+	}
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name}, v)
+}
+
+// paramsFile writes a node's <param name value> to a parameters file
+// under key, as launch_ros does, and returns its path. Passed after the
+// node's <param from> files and keyed by the node's full name, they win
+// over every file, whatever key the files used and in whatever order the
+// <param>s came.
+func (l *loader) paramsFile(key string, named *yaml.Node) (string, error) {
+	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
+		{Kind: yaml.MappingNode, Content: []*yaml.Node{
+			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "ros__parameters"},
+			named,
+		}},
+	}}
+	text, err := yaml.Marshal(doc)
+	if err != nil {
+		return "", fmt.Errorf("parameters of %s: %w", key, err)
+	}
+	f, err := os.CreateTemp(l.opts.TempDir, "navlaunch_params_*.yaml")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }

@@ -26,7 +26,7 @@ func TestIncludeArgsAreSetInOrder(t *testing.T) {
   <node pkg="demo" exec="a" args="$(var topic)"/>
 </launch>`,
 	})
-	procs, err := Load(filepath.Join(dir, "top.launch.xml"), testOptions(nil))
+	procs, err := Load(filepath.Join(dir, "top.launch.xml"), testOptions(t, nil))
 	require.NoError(t, err)
 	require.Equal(t, []string{"/uav1/odom"}, procs[0].Args)
 }
