@@ -137,7 +137,7 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 	l.stale = true // resume on the next Tick
 	if !errors.Is(err, planners.ErrTimeout) {
 		l.resetPlanner() // cannot happen: start and goal are passable lattice nodes
-	} else if at >= 0 && !l.newGoal && l.affected && l.path.refresh(l.g) != nil && l.detour(ctx) {
+	} else if at >= 0 && !l.newGoal && l.affected && l.blockedAhead(at) && l.detour(ctx) {
 		return l.following(out, from, true) // a stopgap round the change; the repair goes on
 	} else if at >= 0 && !l.newGoal && (!l.affected || !l.path.empty()) {
 		// Out of time, but the previous path is still legal and the robot
@@ -152,6 +152,14 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 	}
 	l.path.clear()
 	return out
+}
+
+// blockedAhead reports whether a step of the path ahead of the robot, at
+// index at, is no longer a legal move, and drops the path then. The steps
+// behind the robot do not count: it has driven them.
+func (l *Loop) blockedAhead(at int) bool {
+	l.path.head = at
+	return l.path.refresh(l.g) != nil
 }
 
 // settle records that a search finished, from start: what it answered
