@@ -39,6 +39,10 @@ type ADStar struct {
 	p       lpa      // backward: root the goal, target the start
 	mark    []uint32 // markGen: the node changed in the current Update
 	markGen uint32
+	// cut: the last Plan ran out of time in the middle of a pass from
+	// cutStart, and no Update came since; a Plan from there resumes it.
+	cut      bool
+	cutStart NodeID
 }
 
 // NewADStar returns an AD* planner over g.
@@ -62,7 +66,7 @@ func (a *ADStar) epsilonStep() float64 {
 func (a *ADStar) Epsilon() float64 { return a.p.eps }
 
 // Reset drops the search state, keeping its memory.
-func (a *ADStar) Reset() { a.p.started = false }
+func (a *ADStar) Reset() { a.p.started, a.cut = false, false }
 
 // Update tells the planner that the edges of these nodes changed (see
 // Graph; Algorithm 2 lines 13–21). A change to a node of the current path
@@ -82,6 +86,7 @@ func (a *ADStar) Update(changed []NodeID) error {
 	if err := a.p.update(changed); err != nil {
 		return err
 	}
+	a.cut = a.cut && len(changed) == 0
 	large := a.LargeChange
 	if large == 0 {
 		large = 1000
@@ -150,7 +155,10 @@ func (a *ADStar) newPass() {
 // the robot moved (a new start) or after Update repairs the previous
 // search; a new goal starts over at ε₀. Only when ctx ends before any path
 // is found does it return ErrTimeout (Stats.Partial); the next call
-// resumes the search.
+// resumes the search. A pass cut by ctx goes on where it stopped when the
+// next call has the same start and goal and no Update came between;
+// otherwise a new pass starts (Algorithm 2 lines 7–8), as after every
+// change.
 func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Result, error) {
 	began := time.Now()
 	p := &a.p
@@ -162,6 +170,8 @@ func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Re
 		!(step > 0) || math.IsInf(step, 0) || math.IsNaN(floor) || math.IsInf(floor, 0) {
 		return Result{}, fmt.Errorf("planners: AD* ε₀ %v, step %v, minimum %v: want finite ε₀ ≥ 1, step > 0 and minimum", e0, step, floor)
 	}
+	resume := a.cut && p.started && goal == p.root && start == a.cutStart
+	a.cut = false
 	if !p.started || goal != p.root {
 		p.eps = a.epsilon0() // ClearPlanData (Algorithm 2 lines 3, 10)
 		p.restart(goal, start)
@@ -175,8 +185,12 @@ func (a *ADStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Re
 		if found && ctx.Err() != nil {
 			break
 		}
-		a.newPass()
+		if !resume {
+			a.newPass()
+		}
+		resume = false
 		if err := p.computeShortestPath(ctx); err != nil { // ComputeOrImprovePath, lines 16–26
+			a.cut, a.cutStart = true, start
 			break
 		}
 		if math.IsInf(p.st.nodes[start].g, 1) {
