@@ -47,6 +47,7 @@ func TestADStarSlicedFirstPassReview(t *testing.T) {
 				break
 			}
 		}
+		t.Logf("ε₀ %v: first pass %d expansions in one call, %d in %d slices", e0, r.Stats.Expansions, total, calls)
 		assert.LessOrEqual(t, float64(total), 1.1*float64(r.Stats.Expansions),
 			"ε₀ %v: first pass %d expansions in one call, %d in %d slices", e0, r.Stats.Expansions, total, calls)
 	}
