@@ -29,12 +29,22 @@
 #define MAP_RESOLUTION 0.05f
 #define MAP_WIDTH 200u
 #define MAP_HEIGHT 100u
+#define MAP_LOAD_SEC 5 /* info.map_load_time, apart from the header's stamp */
+#define MAP_LOAD_NANOSEC 6u
 #define MAP_ORIGIN_X (-5.0)
 #define MAP_ORIGIN_Y (-2.5)
+#define MAP_ORIGIN_Z 0.125
+/* the origin's orientation: every component non-zero, so a field out of
+ * place shows */
+#define MAP_ORIGIN_QX 0.5
+#define MAP_ORIGIN_QY (-0.5)
+#define MAP_ORIGIN_QZ 0.5
+#define MAP_ORIGIN_QW 0.5
 static inline int8_t map_cell(uint32_t i) { return (int8_t)((int)(i % 102u) - 1); }
 
 /* /cloud_in (peer -> navnode) and /cloud_out (navnode -> peer):
- * sensor_msgs/PointCloud2 of CLOUD_BYTES bytes, fields x y z intensity */
+ * sensor_msgs/PointCloud2 of CLOUD_BYTES bytes in one row, little-endian,
+ * dense, fields x y z intensity: float32 (7), count 1, at 0 4 8 12 */
 #define CLOUD_BYTES (8u << 20)
 #define CLOUD_SEC 9
 #define CLOUD_NANOSEC 10u

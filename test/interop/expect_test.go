@@ -36,10 +36,10 @@ func expectedPlan() *nav_msgs.Path {
 
 func expectedMap() *nav_msgs.OccupancyGrid {
 	m := &nav_msgs.OccupancyGrid{Header: std_msgs.Header{Stamp: builtin_interfaces.Time{Sec: 7, Nanosec: 8}, FrameID: "map"}}
-	m.Info.MapLoadTime = builtin_interfaces.Time{Sec: 7, Nanosec: 8}
+	m.Info.MapLoadTime = builtin_interfaces.Time{Sec: 5, Nanosec: 6}
 	m.Info.Resolution, m.Info.Width, m.Info.Height = 0.05, 200, 100
-	m.Info.Origin.Position = geometry_msgs.Point{X: -5, Y: -2.5}
-	m.Info.Origin.Orientation.W = 1
+	m.Info.Origin.Position = geometry_msgs.Point{X: -5, Y: -2.5, Z: 0.125}
+	m.Info.Origin.Orientation = geometry_msgs.Quaternion{X: 0.5, Y: -0.5, Z: 0.5, W: 0.5}
 	m.Data = make([]int8, 200*100)
 	for i := range m.Data {
 		m.Data[i] = int8(i%102 - 1)

@@ -229,13 +229,18 @@ static int latemap(void) {
   memset(&m, 0, sizeof m);
   if (!take_one(rd, &m)) return 1;
   check_header("header", &m.header, MAP_SEC, MAP_NANOSEC, MAP_FRAME);
-  check_eq_u("info.map_load_time.sec", (unsigned)m.info.map_load_time.sec, MAP_SEC);
+  check_eq_u("info.map_load_time.sec", (unsigned)m.info.map_load_time.sec, MAP_LOAD_SEC);
+  check_eq_u("info.map_load_time.nanosec", m.info.map_load_time.nanosec, MAP_LOAD_NANOSEC);
   check_eq_d("info.resolution", m.info.resolution, MAP_RESOLUTION);
   check_eq_u("info.width", m.info.width, MAP_WIDTH);
   check_eq_u("info.height", m.info.height, MAP_HEIGHT);
   check_eq_d("info.origin.position.x", m.info.origin.position.x, MAP_ORIGIN_X);
   check_eq_d("info.origin.position.y", m.info.origin.position.y, MAP_ORIGIN_Y);
-  check_eq_d("info.origin.orientation.w", m.info.origin.orientation.w, 1);
+  check_eq_d("info.origin.position.z", m.info.origin.position.z, MAP_ORIGIN_Z);
+  check_eq_d("info.origin.orientation.x", m.info.origin.orientation.x, MAP_ORIGIN_QX);
+  check_eq_d("info.origin.orientation.y", m.info.origin.orientation.y, MAP_ORIGIN_QY);
+  check_eq_d("info.origin.orientation.z", m.info.origin.orientation.z, MAP_ORIGIN_QZ);
+  check_eq_d("info.origin.orientation.w", m.info.origin.orientation.w, MAP_ORIGIN_QW);
   check_eq_u("len(data)", m.data._length, MAP_WIDTH * MAP_HEIGHT);
   for (uint32_t i = 0; i < m.data._length && !failures; i++)
     if (m.data._buffer[i] != map_cell(i)) check_eq_u("data[i]", (unsigned)i, (unsigned)-1);
@@ -281,14 +286,18 @@ static int cloudrecv(void) {
   memset(&m, 0, sizeof m);
   if (!wait_reader_matched(rd) || !take_one(rd, &m)) return 1;
   check_header("header", &m.header, CLOUD_SEC, CLOUD_NANOSEC, CLOUD_FRAME);
+  check_eq_u("height", m.height, 1);
   check_eq_u("width", m.width, CLOUD_BYTES / CLOUD_POINT_STEP);
   check_eq_u("len(fields)", m.fields._length, 4);
   for (uint32_t i = 0; i < m.fields._length && i < 4; i++) {
     check_str("fields[i].name", m.fields._buffer[i].name, cloud_fields[i].name);
     check_eq_u("fields[i].offset", m.fields._buffer[i].offset, cloud_fields[i].offset);
     check_eq_u("fields[i].datatype", m.fields._buffer[i].datatype, 7);
+    check_eq_u("fields[i].count", m.fields._buffer[i].count, 1);
   }
+  check_eq_u("is_bigendian", m.is_bigendian, 0);
   check_eq_u("point_step", m.point_step, CLOUD_POINT_STEP);
+  check_eq_u("row_step", m.row_step, CLOUD_BYTES);
   check_eq_u("is_dense", m.is_dense, 1);
   check_eq_u("len(data)", m.data._length, CLOUD_BYTES);
   for (uint32_t i = 0; i < m.data._length && !failures; i++)

@@ -244,12 +244,19 @@ static int latemap() {
   nm::OccupancyGrid_ m;
   if (!take_one(r, &m)) return 1;
   check_header("header", m.header(), MAP_SEC, MAP_NANOSEC, MAP_FRAME);
+  check_eq("info.map_load_time.sec", m.info().map_load_time().sec(), MAP_LOAD_SEC);
+  check_eq("info.map_load_time.nanosec", m.info().map_load_time().nanosec(), MAP_LOAD_NANOSEC);
   check_eq("info.resolution", m.info().resolution(), MAP_RESOLUTION);
   check_eq("info.width", m.info().width(), MAP_WIDTH);
   check_eq("info.height", m.info().height(), MAP_HEIGHT);
-  check_eq("info.origin.position.x", m.info().origin().position().x(), MAP_ORIGIN_X);
-  check_eq("info.origin.position.y", m.info().origin().position().y(), MAP_ORIGIN_Y);
-  check_eq("info.origin.orientation.w", m.info().origin().orientation().w(), 1.0);
+  const auto& origin = m.info().origin();
+  check_eq("info.origin.position.x", origin.position().x(), MAP_ORIGIN_X);
+  check_eq("info.origin.position.y", origin.position().y(), MAP_ORIGIN_Y);
+  check_eq("info.origin.position.z", origin.position().z(), MAP_ORIGIN_Z);
+  check_eq("info.origin.orientation.x", origin.orientation().x(), MAP_ORIGIN_QX);
+  check_eq("info.origin.orientation.y", origin.orientation().y(), MAP_ORIGIN_QY);
+  check_eq("info.origin.orientation.z", origin.orientation().z(), MAP_ORIGIN_QZ);
+  check_eq("info.origin.orientation.w", origin.orientation().w(), MAP_ORIGIN_QW);
   check_eq("len(data)", m.data().size(), size_t(MAP_WIDTH * MAP_HEIGHT));
   for (uint32_t i = 0; i < m.data().size() && !failures; i++)
     if (m.data()[i] != map_cell(i)) fail("data[" + std::to_string(i) + "] differs");
@@ -294,9 +301,21 @@ static int cloudrecv() {
   sm::PointCloud2_ m;
   if (!wait_reader_matched(r) || !take_one(r, &m)) return 1;
   check_header("header", m.header(), CLOUD_SEC, CLOUD_NANOSEC, CLOUD_FRAME);
+  check_eq("height", m.height(), 1u);
   check_eq("width", m.width(), CLOUD_BYTES / CLOUD_POINT_STEP);
   check_eq("len(fields)", m.fields().size(), size_t(4));
+  const char* names[] = {"x", "y", "z", "intensity"};
+  for (size_t i = 0; i < m.fields().size() && i < 4; i++) {
+    const auto& f = m.fields()[i];
+    std::string at = "fields[" + std::to_string(i) + "]";
+    check_eq(at + ".name", f.name(), std::string(names[i]));
+    check_eq(at + ".offset", f.offset(), uint32_t(4 * i));
+    check_eq(at + ".datatype", unsigned(f.datatype()), 7u);
+    check_eq(at + ".count", f.count(), 1u);
+  }
+  check_eq("is_bigendian", m.is_bigendian(), false);
   check_eq("point_step", m.point_step(), CLOUD_POINT_STEP);
+  check_eq("row_step", m.row_step(), CLOUD_BYTES);
   check_eq("is_dense", m.is_dense(), true);
   check_eq("len(data)", m.data().size(), size_t(CLOUD_BYTES));
   for (uint32_t i = 0; i < m.data().size() && !failures; i++)

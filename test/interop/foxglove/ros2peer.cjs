@@ -94,11 +94,12 @@ function checkPlan(m) {
 
 function checkMap(m) {
   checkHeader("header", m.header, 7, 8, "map");
+  check("info.map_load_time", JSON.stringify(m.info.map_load_time), JSON.stringify({ sec: 5, nanosec: 6 }));
   check("info.resolution", m.info.resolution, Math.fround(0.05));
   check("info.width", m.info.width, 200);
   check("info.height", m.info.height, 100);
-  check("info.origin.position.x", m.info.origin.position.x, -5);
-  check("info.origin.position.y", m.info.origin.position.y, -2.5);
+  check("info.origin.position", JSON.stringify(m.info.origin.position), JSON.stringify({ x: -5, y: -2.5, z: 0.125 }));
+  check("info.origin.orientation", JSON.stringify(m.info.origin.orientation), JSON.stringify({ x: 0.5, y: -0.5, z: 0.5, w: 0.5 }));
   check("len(data)", m.data.length, 20000);
   for (let i = 0; i < m.data.length && failures === 0; i++) check(`data[${i}]`, m.data[i], mapCell(i));
   return `late-joining map of ${m.data.length} cells matches`;
@@ -106,9 +107,16 @@ function checkMap(m) {
 
 function checkCloud(m) {
   checkHeader("header", m.header, 9, 10, "lidar");
+  check("height", m.height, 1);
   check("width", m.width, CLOUD_BYTES / 16);
-  check("fields", m.fields.map((f) => `${f.name}@${f.offset}`).join(" "), "x@0 y@4 z@8 intensity@12");
+  check(
+    "fields",
+    m.fields.map((f) => `${f.name}@${f.offset}:${f.datatype}x${f.count}`).join(" "),
+    "x@0:7x1 y@4:7x1 z@8:7x1 intensity@12:7x1",
+  );
+  check("is_bigendian", m.is_bigendian, false);
   check("point_step", m.point_step, 16);
+  check("row_step", m.row_step, CLOUD_BYTES);
   check("is_dense", m.is_dense, true);
   check("len(data)", m.data.length, CLOUD_BYTES);
   for (let i = 0; i < m.data.length && failures === 0; i++) check(`data[${i}]`, m.data[i], cloudByte(i));
