@@ -48,6 +48,12 @@ const (
 	// AStar plans from scratch whenever a plan is needed
 	// (planners.AStar): the baseline to compare the others with.
 	AStar
+	// DPAStar re-plans after changes with Dynamically Pruned A*
+	// (planners.DPAStar): an A* search pruned by the old path and the
+	// box the changes since it fall in, exact like A*. It keeps no search
+	// between Ticks, so, as A*, a search longer than the Budget never
+	// finishes.
+	DPAStar
 )
 
 // String names the strategy.
@@ -61,6 +67,8 @@ func (s Strategy) String() string {
 		return "AD*"
 	case AStar:
 		return "A*"
+	case DPAStar:
+		return "DPA*"
 	}
 	return fmt.Sprintf("Strategy(%d)", int(s))
 }
@@ -204,7 +212,7 @@ func (c Config) withDefaults(res float64) (Config, error) {
 	switch {
 	case c.Mode != Aerial && c.Mode != Ground:
 		return c, fmt.Errorf("%w: unknown mode %d", ErrConfig, c.Mode)
-	case c.Strategy < DStarLite || c.Strategy > AStar:
+	case c.Strategy < DStarLite || c.Strategy > DPAStar:
 		return c, fmt.Errorf("%w: unknown strategy %d", ErrConfig, c.Strategy)
 	case c.Budget < 0:
 		return c, fmt.Errorf("%w: negative budget %v", ErrConfig, c.Budget)

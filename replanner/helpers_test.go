@@ -227,6 +227,7 @@ var strategies = []struct {
 	{"adstar", Config{Strategy: ADStar}},
 	{"adstar-budget", Config{Budget: 1}}, // Auto picks AD*; 1 ns: one slice per Tick
 	{"astar", Config{Strategy: AStar}},
+	{"dpastar", Config{Strategy: DPAStar}},
 	{"dstarlite-repair-budget", Config{Strategy: DStarLite, RepairBudget: 1}}, // 1 ns: detours, then one slice per Tick
 }
 

@@ -25,7 +25,9 @@ type Loop struct {
 	dstar   *planners.DStarLite
 	adstar  *planners.ADStar
 	astar   *planners.AStar
+	dpa     *planners.DPAStar
 	detourA *planners.AStar // detours, with RepairBudget (detour.go)
+	since   changesSince    // for DPA*: what changed since the path was last optimal
 
 	pose    r3.Vector // metres; Ground: z on the floor layer
 	hasPose bool
@@ -90,6 +92,8 @@ func New(m *voxel.Map, cfg Config) (*Loop, error) {
 		l.adstar.Epsilon0, l.adstar.EpsilonStep = cfg.Epsilon0, cfg.EpsilonStep
 	case AStar:
 		l.astar = planners.NewAStar(g.Lattice)
+	case DPAStar:
+		l.dpa = planners.NewDPAStar(g.Lattice)
 	}
 	return l, nil
 }
@@ -180,6 +184,9 @@ func (l *Loop) Changed(cs *voxel.ChangeSet) {
 	l.dirty = true
 	// A change this large is searched faster from scratch than repaired.
 	reset := len(l.changed) > l.g.NumNodes()/8
+	if reset {
+		l.since.mixed = true
+	}
 	switch {
 	case l.dstar != nil && reset:
 		l.dstar.Reset()
@@ -206,6 +213,8 @@ func (l *Loop) reread(n planners.NodeID) {
 	if fell {
 		l.fell = true
 	}
+	x, y, z := l.g.Cell(n)
+	l.since.add(x, y, z, fell)
 	if !l.affected && l.path.crosses(l.g, n) {
 		l.affected = true
 	}

@@ -126,7 +126,7 @@ func TestStrings(t *testing.T) {
 		Idle.String(): "idle", Planning.String(): "planning", Following.String(): "following",
 		Blocked.String(): "blocked", Unreachable.String(): "unreachable", Reached.String(): "reached",
 		Aerial.String(): "aerial", Ground.String(): "ground",
-		Auto.String(): "auto", DStarLite.String(): "D* Lite", ADStar.String(): "AD*", AStar.String(): "A*",
+		Auto.String(): "auto", DStarLite.String(): "D* Lite", ADStar.String(): "AD*", AStar.String(): "A*", DPAStar.String(): "DPA*",
 	}
 	for got, want := range names {
 		require.Equal(t, want, got)

@@ -14,41 +14,56 @@ import (
 )
 
 // 300 random events (boxes put near the path and deleted, the robot
-// advancing along its path or pushed off it, new goals) with D* Lite:
-// after every Tick the path is legal and costs what A* from scratch finds,
-// and every Unreachable or Blocked is true.
+// advancing along its path or pushed off it, new goals) with D* Lite and
+// with DPA*: after every Tick the path is legal and costs what A* from
+// scratch finds, and every Unreachable or Blocked is true. DPA* re-plans
+// in each of its three searching scenarios (the loop keeps the path
+// itself in the fourth, an insertion away from it).
 func TestRandomEvents(t *testing.T) {
-	for i, mk := range worlds {
-		w := mk(t)
-		t.Run(w.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(uint64(i), 42))
-			l := newLoop(t, w, Config{Strategy: DStarLite, GoalTolerance: 0.3})
-			require.NoError(t, l.SetPose(w.start))
-			require.NoError(t, l.SetGoal(w.goal))
-			out := l.Tick(context.Background())
-			counts := map[string]int{}
-			shapes := map[voxel.ShapeID]bool{}
-			for ev := range 300 {
-				name := randomEvent(t, rng, l, out, shapes)
-				counts[name]++
-				out = l.Tick(context.Background())
-				counts[out.Status.String()]++
-				if out.Replanned {
-					counts["replanned"]++
-				}
-				checkStatus(t, l, out, fmt.Sprintf("event %d (%s)", ev, name))
-				switch out.Status {
-				case Reached, Unreachable:
-					require.NoError(t, l.SetGoal(randomFree(t, rng, l)))
-				case Blocked:
-					require.NoError(t, l.SetPose(randomFree(t, rng, l)))
-				}
-			}
-			t.Log(counts)
-			require.Greater(t, counts["following"], 100)
-			require.Greater(t, counts["replanned"], 30)
-			require.Greater(t, counts["following"]-counts["replanned"], 30, "paths kept without a search")
-		})
+	for _, s := range []Strategy{DStarLite, DPAStar} {
+		for i, mk := range worlds {
+			w := mk(t)
+			t.Run(s.String()+"/"+w.name, func(t *testing.T) { randomEvents(t, w, s, uint64(i)) })
+		}
+	}
+}
+
+// randomEvents runs TestRandomEvents with one strategy in one world.
+func randomEvents(t *testing.T, w *world, s Strategy, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 42))
+	l := newLoop(t, w, Config{Strategy: s, GoalTolerance: 0.3})
+	require.NoError(t, l.SetPose(w.start))
+	require.NoError(t, l.SetGoal(w.goal))
+	out := l.Tick(context.Background())
+	counts := map[string]int{}
+	shapes := map[voxel.ShapeID]bool{}
+	for ev := range 300 {
+		name := randomEvent(t, rng, l, out, shapes)
+		counts[name]++
+		out = l.Tick(context.Background())
+		counts[out.Status.String()]++
+		if out.Replanned {
+			counts["replanned"]++
+		}
+		if out.Scenario != planners.NoScenario {
+			counts[out.Scenario.String()]++
+		}
+		checkStatus(t, l, out, fmt.Sprintf("event %d (%s)", ev, name))
+		switch out.Status {
+		case Reached, Unreachable:
+			require.NoError(t, l.SetGoal(randomFree(t, rng, l)))
+		case Blocked:
+			require.NoError(t, l.SetPose(randomFree(t, rng, l)))
+		}
+	}
+	t.Log(counts)
+	require.Greater(t, counts["following"], 100)
+	require.Greater(t, counts["replanned"], 30)
+	require.Greater(t, counts["following"]-counts["replanned"], 30, "paths kept without a search")
+	if s == DPAStar {
+		for _, scen := range []planners.DPAScenario{planners.InsertionAffected, planners.DeletionUnaffected, planners.DeletionAffected} {
+			require.Positive(t, counts[scen.String()], scen.String())
+		}
 	}
 }
 

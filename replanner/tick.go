@@ -43,6 +43,9 @@ type Output struct {
 	// RepairTime the time spent searching.
 	Stats      planners.Stats
 	RepairTime time.Duration
+	// Scenario is DPA*'s re-planning scenario for this Tick's search:
+	// NoScenario when it planned afresh, or with another strategy.
+	Scenario planners.DPAScenario
 	// Goal is the goal actually planned to: the requested one, or the
 	// centre of the nearest passable voxel when its voxel is blocked.
 	Goal r3.Vector
@@ -101,6 +104,7 @@ func (l *Loop) tick(ctx context.Context) Output {
 	}
 	if at >= 0 && !l.newGoal && !l.affected && !l.fell && !l.stale && l.eps <= 1 {
 		l.path.head = at // DPA*'s scenario 1: the remaining path is still optimal
+		l.since.reset()
 		return l.following(out, from, false)
 	}
 	return l.replan(ctx, out, start, goal, from, at)
@@ -114,8 +118,8 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 	if at >= 0 {
 		l.old = append(l.old, l.path.nodes[at:]...)
 	}
-	res, err := l.search(ctx, start, goal)
-	out.Stats, out.RepairTime = res.Stats, res.Stats.Elapsed
+	res, scen, err := l.search(ctx, start, goal, at)
+	out.Stats, out.RepairTime, out.Scenario = res.Stats, res.Stats.Elapsed, scen
 	out.Repair = l.newGoal || l.affected || l.fell
 	switch {
 	case err == nil:
@@ -167,10 +171,13 @@ func (l *Loop) blockedAhead(at int) bool {
 func (l *Loop) settle(start planners.NodeID) {
 	l.newGoal, l.affected, l.fell, l.dirty, l.stale, l.unreachable = false, false, false, false, false, false
 	l.lastStart = start
+	l.since.reset()
 }
 
-// search runs the strategy's planner under ctx and the Budget.
-func (l *Loop) search(ctx context.Context, start, goal planners.NodeID) (planners.Result, error) {
+// search runs the strategy's planner under ctx and the Budget, from
+// start, the node at index at of the path (−1: off it), to goal. With
+// DPA* it reports the re-planning scenario.
+func (l *Loop) search(ctx context.Context, start, goal planners.NodeID, at int) (planners.Result, planners.DPAScenario, error) {
 	switch {
 	case l.cfg.Budget > 0:
 		ctx = newSliceContext(ctx, l.cfg.Budget)
@@ -178,12 +185,15 @@ func (l *Loop) search(ctx context.Context, start, goal planners.NodeID) (planner
 		ctx = newSliceContext(ctx, l.cfg.RepairBudget)
 	}
 	var res planners.Result
+	var scen planners.DPAScenario
 	var err error
 	switch {
 	case l.dstar != nil:
 		res, err = l.dstar.Plan(ctx, start, goal, l.plan[:0])
 	case l.adstar != nil:
 		res, err = l.adstar.Plan(ctx, start, goal, l.plan[:0])
+	case l.dpa != nil:
+		res, scen, err = l.searchDPA(ctx, start, goal, at)
 	default:
 		res, err = l.astar.Plan(ctx, start, goal, l.plan[:0])
 	}
@@ -192,7 +202,7 @@ func (l *Loop) search(ctx context.Context, start, goal planners.NodeID) (planner
 	} else if cap(res.Path) > cap(l.plan) {
 		l.plan = res.Path[:0] // keep the grown buffer for the next search
 	}
-	return res, err
+	return res, scen, err
 }
 
 func (l *Loop) resetPlanner() {
@@ -201,6 +211,8 @@ func (l *Loop) resetPlanner() {
 		l.dstar.Reset()
 	case l.adstar != nil:
 		l.adstar.Reset()
+	case l.dpa != nil:
+		l.dpa.Forget()
 	}
 }
 

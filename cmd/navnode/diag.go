@@ -117,7 +117,7 @@ type diagState struct {
 	replans    int
 	repairs    *repairTimes
 	voxels     int
-	regions    int
+	scenario   string        // DPA*'s last search: its re-planning scenario, or "planned afresh"; "" with other planners
 	tfAge      time.Duration // age of the robot's latest pose, -1 if none
 	pathLen    int
 	goal       string
@@ -147,6 +147,9 @@ func report(c *counters, s *diagState, now time.Time, header std_msgs.Header) *d
 			kv("path poses", s.pathLen), kv("goal", s.goal),
 			kv("voxels observed", s.voxels),
 		}}
+	if s.scenario != "" {
+		planner.Values = append(planner.Values, kv("dpa scenario", s.scenario))
+	}
 	if s.tfAge >= 0 {
 		planner.Values = append(planner.Values, kv("tf age", s.tfAge))
 	} else {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/golang/geo/r3"
@@ -59,7 +60,7 @@ func declareParams(n *ros.Node) (params, error) {
 	str(&p.OdomFrame, "odom_frame", "odom", "odometry frame; map → odom comes from /tf")
 	str(&p.BaseFrame, "base_frame", "base_link", "the robot's body frame")
 	str(&p.Mode, "mode", "aerial", "robot kind: aerial (3D, 26-connected) or ground (floor layer, 8-connected)")
-	str(&p.Planner, "planner", "auto", "auto (D* Lite; AD* when budget_ms > 0), dstarlite, adstar or astar")
+	str(&p.Planner, "planner", "auto", "auto (D* Lite; AD* when budget_ms > 0), dstarlite, adstar, dpastar or astar")
 	num(&p.Resolution, "resolution", 0.1, "voxel edge, m", voxel.MinResolution, voxel.MaxResolution)
 	num(&p.Origin.X, "origin_x", -10, "planning volume corner in the map frame, x, m", -1e6, 1e6)
 	num(&p.Origin.Y, "origin_y", -10, "planning volume corner in the map frame, y, m", -1e6, 1e6)
@@ -103,8 +104,8 @@ func (p *params) check() error {
 	switch {
 	case p.Mode != "aerial" && p.Mode != "ground":
 		return fmt.Errorf("parameter mode %q: want aerial or ground", p.Mode)
-	case p.Planner != "auto" && p.Planner != "dstarlite" && p.Planner != "adstar" && p.Planner != "astar":
-		return fmt.Errorf("parameter planner %q: want auto, dstarlite, adstar or astar", p.Planner)
+	case !slices.Contains([]string{"auto", "dstarlite", "adstar", "dpastar", "astar"}, p.Planner):
+		return fmt.Errorf("parameter planner %q: want auto, dstarlite, adstar, dpastar or astar", p.Planner)
 	case p.InflationRadius > 0 && p.InflationRadius < p.RobotRadius:
 		return fmt.Errorf("parameter inflation_radius %v m is smaller than robot_radius %v m", p.InflationRadius, p.RobotRadius)
 	case p.Mode == "aerial" && !(p.MinAltitude < p.MaxAltitude):
@@ -200,6 +201,8 @@ func (p *params) replannerConfig() replanner.Config {
 		c.Strategy = replanner.ADStar
 	case "astar":
 		c.Strategy = replanner.AStar
+	case "dpastar":
+		c.Strategy = replanner.DPAStar
 	}
 	return c
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/navnode/navnode/costmap/voxel"
 	"github.com/navnode/navnode/internal/rosconv"
 	"github.com/navnode/navnode/msgs/diagnostic_msgs"
+	"github.com/navnode/navnode/planners"
 	"github.com/navnode/navnode/replanner"
 )
 
@@ -39,6 +40,7 @@ type world struct {
 	hasGoal   bool
 	replans   int         // searches that answered a change of the world or the goal
 	repairs   repairTimes // their durations
+	scenario  string      // DPA*: how its last search went
 }
 
 func newWorld(p params) (*world, error) {
@@ -135,6 +137,12 @@ func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 		w.replans++
 		w.repairs.add(out.RepairTime)
 	}
+	if out.Replanned && w.loop.Config().Strategy == replanner.DPAStar {
+		w.scenario = "planned afresh"
+		if out.Scenario != planners.NoScenario {
+			w.scenario = out.Scenario.String()
+		}
+	}
 	changed := !w.sent || out.Replanned || out.Status != w.lastStat || !slices.Equal(out.Path, w.published)
 	w.out, w.lastStat = out, out.Status
 	if changed {
@@ -147,7 +155,7 @@ func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 func (w *world) diagnostics() *diagState {
 	s := &diagState{status: w.out.Status.String(), planner: w.plannerName(), epsilon: w.out.Epsilon,
 		expansions: w.out.Stats.Expansions, replans: w.replans, repairs: &w.repairs,
-		voxels: w.vm.Stats().Observed, pathLen: len(w.out.Path), tfAge: -1}
+		voxels: w.vm.Stats().Observed, pathLen: len(w.out.Path), tfAge: -1, scenario: w.scenario}
 	if !w.poseAt.IsZero() {
 		s.tfAge = time.Since(w.poseAt)
 	}

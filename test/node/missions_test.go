@@ -17,7 +17,8 @@ import (
 // `make demo` and users start them. navsim flies or drives the robot
 // along navnode's plan through the scenario and exits with status 0 when
 // the outcome is what the scenario expects; the test reads its mission
-// log and checks the rest.
+// log and checks the rest. depot_box runs a second time with planner
+// dpastar.
 func TestMissions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: closed-loop missions take about two minutes")
@@ -25,15 +26,21 @@ func TestMissions(t *testing.T) {
 	for i, c := range []struct {
 		scenario string
 		check    func(t *testing.T, l *sim.Log)
+		planner  string // "": the scenario's parameters'
 	}{
-		{"depot_box", checkRepaired},
-		{"city_aerial", checkAppearAndGo},
-		{"unreachable", checkUnreachable},
-		{"goal_change", checkGoalChange},
-		{"hostile", checkHostile},
+		{"depot_box", checkRepaired, ""},
+		{"depot_box", checkRepaired, "dpastar"},
+		{"city_aerial", checkAppearAndGo, ""},
+		{"unreachable", checkUnreachable, ""},
+		{"goal_change", checkGoalChange, ""},
+		{"hostile", checkHostile, ""},
 	} {
-		t.Run(c.scenario, func(t *testing.T) {
-			l := runMission(t, domainBase+20+uint32(i), c.scenario)
+		name := c.scenario
+		if c.planner != "" {
+			name += "/" + c.planner
+		}
+		t.Run(name, func(t *testing.T) {
+			l := runMission(t, domainBase+20+uint32(i), c.scenario, c.planner)
 			o := l.Outcome
 			require.NotNil(t, o, "the mission did not end")
 			require.Equal(t, "reached", o.Result, "%s", o.Why)
@@ -47,14 +54,21 @@ func TestMissions(t *testing.T) {
 	}
 }
 
-// runMission runs scenarios/NAME.yaml with config/sim_NAME.yaml and
-// returns its log.
-func runMission(t *testing.T, domain uint32, name string) *sim.Log {
+// runMission runs scenarios/NAME.yaml with config/sim_NAME.yaml, and
+// planner if not "", and returns its log.
+func runMission(t *testing.T, domain uint32, name, planner string) *sim.Log {
 	t.Helper()
 	logPath := filepath.Join(t.TempDir(), "mission.log")
+	params := filepath.Join(repoRoot, "config", "sim_"+name+".yaml")
+	if planner != "" {
+		text, err := os.ReadFile(params)
+		require.NoError(t, err)
+		params = filepath.Join(t.TempDir(), "params.yaml")
+		require.NoError(t, os.WriteFile(params, append(text, "    planner: "+planner+"\n"...), 0o644))
+	}
 	nav := launchFile(t, domain, []string{"NAVSIM_LOG=" + logPath}, []string{"-exit-on-first"}, "navnode_sim.launch.xml",
 		"scenario:="+filepath.Join(repoRoot, "scenarios", name+".yaml"),
-		"robot_params_file:="+filepath.Join(repoRoot, "config", "sim_"+name+".yaml"))
+		"robot_params_file:="+params)
 	require.NoError(t, nav.wait(3*time.Minute), "navlaunch:\n%s", nav.out.String())
 	f, err := os.Open(logPath)
 	require.NoError(t, err)
