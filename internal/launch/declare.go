@@ -23,9 +23,10 @@ func walkArgs(els []*element, declared map[string]bool, include func(*element)) 
 }
 
 // skipped notes the <arg> names of the files that e, an element whose
-// branch is off, would include: those files are read only for them. When
-// one cannot be (its name needs a launch configuration not set, say),
-// command-line arguments go unchecked rather than refused wrongly.
+// branch is off, would include: those files are read only for them, each
+// once. When one cannot be (its name needs a launch configuration not
+// set, say), command-line arguments go unchecked rather than refused
+// wrongly.
 func (l *loader) skipped(f *fileCtx, e *element, depth int) {
 	if e.name == "group" {
 		walkArgs(e.children, l.declared, func(inc *element) { l.skipped(f, inc, depth) })
@@ -48,6 +49,10 @@ func (l *loader) skipped(f *fileCtx, e *element, depth int) {
 		l.unchecked = true
 		return
 	}
+	if l.scanned[abs] {
+		return // its <arg>s are known; an include loop ends here
+	}
+	l.scanned[abs] = true
 	root, err := parseFile(path)
 	if err != nil {
 		l.unchecked = true

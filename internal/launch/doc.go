@@ -58,10 +58,11 @@
 // (in Options.TempDir) of every <param name value>, keyed by the node's
 // full name (/** for a node without a name), values typed as YAML
 // scalars or sequences. So, as with ros2 launch, a name and value given
-// in the launch file wins over every file, whatever key the file used
-// (-p would not: its key is /**, which rcl orders where a file first
-// named it, before a file's /**/navnode). A namespace that is not
-// absolute is put in the one pushed by <push-ros-namespace>.
+// to a named node wins over every file, whatever key the file used (-p
+// would not: its key is /**, which rcl orders where a file first named
+// it, before a file's /**/navnode; a node without a name is in the same
+// case). If Load fails it removes the files it wrote. A namespace that is
+// not absolute is put in the one pushed by <push-ros-namespace>.
 //
 // # Differences
 //

@@ -65,20 +65,31 @@ func Load(path string, opts Options) ([]Process, error) {
 	if opts.LookupEnv == nil {
 		opts.LookupEnv = os.LookupEnv
 	}
-	l := &loader{opts: opts, vars: maps.Clone(opts.Args), declared: map[string]bool{}, names: map[string]int{}}
+	l := &loader{opts: opts, vars: maps.Clone(opts.Args), declared: map[string]bool{}, names: map[string]int{},
+		scanned: map[string]bool{}}
 	if l.vars == nil {
 		l.vars = map[string]string{}
 	}
 	if err := l.file(path); err != nil {
+		l.removeTemp()
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(opts.Args)) {
 		if !l.declared[name] && !l.unchecked {
+			l.removeTemp()
 			return nil, fmt.Errorf("%w: %s:=%s: %s and the files it includes declare no argument %q (they declare %s)",
 				ErrArgument, name, opts.Args[name], path, name, strings.Join(slices.Sorted(maps.Keys(l.declared)), ", "))
 		}
 	}
 	return l.procs, nil
+}
+
+// removeTemp removes the parameters files written, when Load fails and
+// no caller will see them.
+func (l *loader) removeTemp() {
+	for _, f := range l.temp {
+		os.Remove(f)
+	}
 }
 
 // loader walks launch files in document order, keeping launch's state.
@@ -91,6 +102,8 @@ type loader struct {
 	// unchecked: a skipped <include>'s file could not be read for its
 	// <arg> names, so command-line arguments are not checked.
 	unchecked bool
+	scanned   map[string]bool // absolute paths of the files skipped includes name, read once
+	temp      []string        // the parameters files written, removed if Load fails
 	procs     []Process
 	names     map[string]int // process names used, for uniqueness
 }

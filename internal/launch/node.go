@@ -43,7 +43,13 @@ func (l *loader) node(f *fileCtx, e *element) error {
 		return err
 	}
 	p := Process{Package: pkg, Executable: exe, Output: output, Pos: fmt.Sprintf("%s:%d", f.path, e.line)}
+	if l.opts.Exec == nil {
+		return fmt.Errorf("package %s %w (no executable resolver)", pkg, ErrNotFound)
+	}
 	var err error
+	if p.Path, err = l.opts.Exec(pkg, exe); err != nil {
+		return fmt.Errorf("<node pkg=%q exec=%q>: %w", pkg, exe, err)
+	}
 	if p.Args, err = l.words(f, e, "args"); err != nil {
 		return err
 	}
@@ -78,12 +84,6 @@ func (l *loader) node(f *fileCtx, e *element) error {
 	}
 	if rosArgs = append(rosArgs, params...); len(rosArgs) > 0 {
 		p.Args = append(append(p.Args, "--ros-args"), rosArgs...)
-	}
-	if l.opts.Exec == nil {
-		return fmt.Errorf("package %s %w (no executable resolver)", pkg, ErrNotFound)
-	}
-	if p.Path, err = l.opts.Exec(pkg, exe); err != nil {
-		return fmt.Errorf("<node pkg=%q exec=%q>: %w", pkg, exe, err)
 	}
 	p.Name = l.uniqueName(name, exe)
 	l.procs = append(l.procs, p)
@@ -249,5 +249,6 @@ func (l *loader) paramsFile(key string, named *yaml.Node) (string, error) {
 		os.Remove(f.Name())
 		return "", err
 	}
+	l.temp = append(l.temp, f.Name())
 	return f.Name(), nil
 }
