@@ -31,10 +31,11 @@ type Result struct {
 const checkEvery = 1024
 
 // checkDue reports whether a planner that has expanded n nodes checks
-// its deadline before popping the next: every checkEvery expansions, so
-// that a search cut off has expanded, and counted, exactly the nodes its
+// its deadline before popping the next: first before expanding anything,
+// as LPA*, D* Lite and AD* do, then every checkEvery expansions, so that
+// a search cut off has expanded, and counted, exactly the nodes its
 // partial path was chosen from.
-func checkDue(n int) bool { return n > 0 && n%checkEvery == 0 }
+func checkDue(n int) bool { return n%checkEvery == 0 }
 
 // AStar is A* (Hart, Nilsson and Raphael, 1968) and weighted A*: f = g +
 // Weight·h, ties broken toward larger g. With Weight 1 and a consistent

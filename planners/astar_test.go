@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -217,23 +216,30 @@ func TestAStarEdgeCases(t *testing.T) {
 	require.Error(t, err)
 }
 
-// TestAStarDeadline: a cancelled context stops the search within one
-// check interval and returns a partial path from the start.
+// TestAStarDeadline: a context that ends at its second check stops the
+// search after one check interval and returns a partial path from the
+// start.
 func TestAStarDeadline(t *testing.T) {
 	l, err := NewLattice(200, 200, 1, true)
 	require.NoError(t, err)
 	for y := range int32(199) { // a wall the search must flood around
 		l.SetBlocked(l.ID(100, y, 0), true)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
-	defer cancel()
-	time.Sleep(time.Millisecond)
-	r, err := NewAStar(l).Plan(ctx, l.ID(0, 0, 0), l.ID(199, 0, 0), nil)
+	r, err := NewAStar(l).Plan(&stopAfter{Context: context.Background(), n: 2}, l.ID(0, 0, 0), l.ID(199, 0, 0), nil)
 	require.ErrorIs(t, err, ErrTimeout)
 	require.True(t, r.Stats.Partial)
 	require.Equal(t, checkEvery, r.Stats.Expansions)
 	require.Equal(t, l.ID(0, 0, 0), r.Path[0])
 	require.Less(t, l.Heuristic(r.Path[len(r.Path)-1], l.ID(199, 0, 0)), l.Heuristic(l.ID(0, 0, 0), l.ID(199, 0, 0)))
+
+	// The first check comes before anything is expanded: an ended
+	// context stops the search there, with the start as its path.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err = NewAStar(l).Plan(ctx, l.ID(0, 0, 0), l.ID(199, 0, 0), nil)
+	require.ErrorIs(t, err, ErrTimeout)
+	require.Zero(t, r.Stats.Expansions)
+	require.Equal(t, []NodeID{l.ID(0, 0, 0)}, r.Path)
 }
 
 func TestReadScenariosErrors(t *testing.T) {

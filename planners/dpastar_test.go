@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -503,8 +502,9 @@ func TestDPAStarErrors(t *testing.T) {
 	require.Zero(t, r.Cost)
 }
 
-// TestDPAStarDeadline: a cancelled context stops a re-plan within one
-// check interval with a partial path from the robot's node.
+// TestDPAStarDeadline: a context that ends at its second check stops a
+// re-plan after one check interval, with no path and the old one
+// untouched; an ended one stops a plan before it expands anything.
 func TestDPAStarDeadline(t *testing.T) {
 	l, err := NewLattice(200, 200, 1, true)
 	require.NoError(t, err)
@@ -515,19 +515,19 @@ func TestDPAStarDeadline(t *testing.T) {
 	for y := range int32(199) { // a wall the search must flood around
 		l.SetBlocked(l.ID(100, y, 0), true)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
-	defer cancel()
-	time.Sleep(time.Millisecond)
 	kept := slices.Clone(first.Path)
-	r, scen, err := d.Replan(ctx, first.Path, 0, goal, l.ChangedRegion([3]int32{100, 0, 0}, [3]int32{100, 198, 0}), ObstacleInserted, first.Path)
+	r, scen, err := d.Replan(&stopAfter{Context: context.Background(), n: 2}, first.Path, 0, goal, l.ChangedRegion([3]int32{100, 0, 0}, [3]int32{100, 198, 0}), ObstacleInserted, first.Path)
 	require.ErrorIs(t, err, ErrTimeout)
 	require.Equal(t, InsertionAffected, scen)
 	require.True(t, r.Stats.Partial)
 	require.Equal(t, checkEvery, r.Stats.Expansions)
 	require.Nil(t, r.Path)
 	require.Equal(t, kept, first.Path, "the old path, sharing dst's storage, is untouched")
-	_, err = d.Plan(ctx, start, goal, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err = d.Plan(ctx, start, goal, nil)
 	require.ErrorIs(t, err, ErrTimeout)
+	require.Zero(t, r.Stats.Expansions)
 }
 
 // TestDPAStarRecall: costs handed over with a path are kept only when

@@ -144,20 +144,18 @@ func TestLazyThetaEdgeCases(t *testing.T) {
 	require.ErrorIs(t, err, ErrWeighted)
 }
 
-// TestLazyThetaDeadline: an expired context stops the search within one
-// check interval, quickly, with a partial path of visible segments.
+// TestLazyThetaDeadline: a context that ends at its second check stops
+// the search after one check interval, quickly, with a partial path of
+// visible segments.
 func TestLazyThetaDeadline(t *testing.T) {
 	l, err := NewLattice(200, 200, 1, true)
 	require.NoError(t, err)
 	for y := range int32(199) {
 		l.SetBlocked(l.ID(100, y, 0), true)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
-	defer cancel()
-	<-ctx.Done()
 	start, goal := l.ID(0, 0, 0), l.ID(199, 0, 0)
 	began := time.Now()
-	r, err := NewLazyTheta(l).Plan(ctx, start, goal, nil)
+	r, err := NewLazyTheta(l).Plan(&stopAfter{Context: context.Background(), n: 2}, start, goal, nil)
 	require.Less(t, time.Since(began), time.Second)
 	require.ErrorIs(t, err, ErrTimeout)
 	require.True(t, r.Stats.Partial)
