@@ -184,9 +184,7 @@ func (l *Loop) Changed(cs *voxel.ChangeSet) {
 	l.dirty = true
 	// A change this large is searched faster from scratch than repaired.
 	reset := len(l.changed) > l.g.NumNodes()/8
-	if reset {
-		l.since.mixed = true
-	}
+	l.since.mixed = l.since.mixed || reset
 	switch {
 	case l.dstar != nil && reset:
 		l.dstar.Reset()
@@ -213,8 +211,10 @@ func (l *Loop) reread(n planners.NodeID) {
 	if fell {
 		l.fell = true
 	}
-	x, y, z := l.g.Cell(n)
-	l.since.add(x, y, z, fell)
+	if l.dpa != nil {
+		x, y, z := l.g.Cell(n)
+		l.since.add(x, y, z, fell)
+	}
 	if !l.affected && l.path.crosses(l.g, n) {
 		l.affected = true
 	}
