@@ -59,12 +59,7 @@ func TestBudgetedRandomEventsProperty(t *testing.T) {
 						require.Equal(t, l.g.key(start), out.Raw[0], "%s: the path does not start where the robot plans from", what)
 					}
 					checkStatus(t, l, out, what)
-					switch out.Status {
-					case Reached, Unreachable:
-						require.NoError(t, l.SetGoal(randomFree(t, rng, l)))
-					case Blocked:
-						require.NoError(t, l.SetPose(randomFree(t, rng, l)))
-					}
+					moveOn(t, rng, l, out)
 				}
 				t.Log(counts)
 				require.Greater(t, counts["following"], 50)

@@ -49,12 +49,7 @@ func randomEvents(t *testing.T, w *world, s Strategy, seed uint64) {
 			counts[out.Scenario.String()]++
 		}
 		checkStatus(t, l, out, fmt.Sprintf("event %d (%s)", ev, name))
-		switch out.Status {
-		case Reached, Unreachable:
-			require.NoError(t, l.SetGoal(randomFree(t, rng, l)))
-		case Blocked:
-			require.NoError(t, l.SetPose(randomFree(t, rng, l)))
-		}
+		moveOn(t, rng, l, out)
 	}
 	t.Log(counts)
 	require.Greater(t, counts["following"], 100)
@@ -98,6 +93,17 @@ func randomEvent(t *testing.T, rng *rand.Rand, l *Loop, out Output, shapes map[v
 	}
 	require.NoError(t, l.SetPose(l.pose.Add(jitter(0.25))))
 	return "push"
+}
+
+// moveOn gives the loop work again after an end state: a new goal after
+// Reached or Unreachable, a new pose after Blocked.
+func moveOn(t *testing.T, rng *rand.Rand, l *Loop, out Output) {
+	switch out.Status {
+	case Reached, Unreachable:
+		require.NoError(t, l.SetGoal(randomFree(t, rng, l)))
+	case Blocked:
+		require.NoError(t, l.SetPose(randomFree(t, rng, l)))
+	}
 }
 
 // randomFree returns the centre of a random passable voxel of the
