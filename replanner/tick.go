@@ -43,8 +43,9 @@ type Output struct {
 	// RepairTime the time spent searching.
 	Stats      planners.Stats
 	RepairTime time.Duration
-	// Scenario is DPA*'s re-planning scenario for this Tick's search:
-	// NoScenario when it planned afresh, or with another strategy.
+	// Scenario is DPA*'s re-planning scenario for the search that
+	// produced this Tick's path (Replanned): NoScenario when it planned
+	// afresh, when the search did not finish, or with another strategy.
 	Scenario planners.DPAScenario
 	// Goal is the goal actually planned to: the requested one, or the
 	// centre of the nearest passable voxel when its voxel is blocked.
@@ -119,7 +120,10 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 		l.old = append(l.old, l.path.nodes[at:]...)
 	}
 	res, scen, err := l.search(ctx, start, goal, at)
-	out.Stats, out.RepairTime, out.Scenario = res.Stats, res.Stats.Elapsed, scen
+	out.Stats, out.RepairTime = res.Stats, res.Stats.Elapsed
+	if err == nil {
+		out.Scenario = scen
+	}
 	out.Repair = l.newGoal || l.affected || l.fell
 	switch {
 	case err == nil:
