@@ -38,6 +38,18 @@ func (fakeWriter) WaitAcked(time.Duration) error { return nil }
 func (fakeWriter) GID() rmw.GID                  { return rmw.GID{} }
 func (fakeWriter) Close() error                  { return nil }
 
+// fakeNavnode is a node named navnode started with args, on fakeMW,
+// closed when the test ends: enough to declare parameters.
+func fakeNavnode(t *testing.T, args []string) *ros.Node {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	n, err := ros.NewNode(ctx, "navnode", ros.WithMiddleware(fakeMW{}), ros.WithArgs(args))
+	require.NoError(t, err)
+	t.Cleanup(func() { n.Close() })
+	return n
+}
+
 // TestLaunchParamBeatsEarlierParamsFiles: launch_ros writes a node's
 // <param name value> into a temporary parameters file keyed by the node's
 // fully qualified name (/navnode here; Node._create_params_file_from_dict),
@@ -63,12 +75,7 @@ func TestLaunchParamBeatsEarlierParamsFiles(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, procs, 1)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, err := ros.NewNode(ctx, "navnode", ros.WithMiddleware(fakeMW{}), ros.WithArgs(procs[0].Args))
-	require.NoError(t, err)
-	defer n.Close()
-	simTime, err := ros.Declare(n, "use_sim_time", false, "")
+	simTime, err := ros.Declare(fakeNavnode(t, procs[0].Args), "use_sim_time", false, "")
 	require.NoError(t, err)
 	require.True(t, simTime, "launched with use_sim_time:=true, navnode got use_sim_time=false (argv %q)", procs[0].Args)
 }
@@ -99,12 +106,7 @@ func TestLaunchNameValueParamsAfterFiles(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, procs, 1)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, err := ros.NewNode(ctx, "navnode", ros.WithMiddleware(fakeMW{}), ros.WithArgs(procs[0].Args))
-	require.NoError(t, err)
-	defer n.Close()
-	res, err := ros.Declare(n, "resolution", 0.1, "")
+	res, err := ros.Declare(fakeNavnode(t, procs[0].Args), "resolution", 0.1, "")
 	require.NoError(t, err)
 	require.Equal(t, 0.5, res, "argv %q", procs[0].Args)
 }
