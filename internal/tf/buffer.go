@@ -138,7 +138,7 @@ func (b *Buffer) Add(ts *geometry_msgs.TransformStamped, static bool) error {
 	c, p = b.frame(child), b.frame(parent)
 	rec := record{stamp: stamp, parent: p, tf: t}
 	b.total -= held
-	if held > 0 || static {
+	if static || c.static {
 		c.recs = c.recs[:0]
 		c.static = static
 	}
