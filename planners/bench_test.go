@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // BenchmarkAStarMovingAI runs A* on a sample of each map's scenarios:
@@ -63,4 +64,55 @@ func benchmarkAStar(b *testing.B, a *AStar, l *Lattice, scen []Scenario, stride 
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(stateBytes(a))/1e6, "state-MB")
 	b.ReportMetric(float64(ms.HeapInuse)/1e6, "heap-MB")
+}
+
+// BenchmarkDPAStarMovingAI plans every hundredth scenario of Simple and
+// Complex with DPA* (no old path: its plain A*) through the lattice fast
+// path and through the SpatialGraph interface, and with A*'s lattice
+// fast path, interleaved in each iteration so that machine noise hits all
+// three alike. It reports each one's ns per expansion and the ratios
+// graph/lattice (the fast path's speed-up) and dpa/astar (DPA*'s fast
+// path against A*'s).
+func BenchmarkDPAStarMovingAI(b *testing.B) {
+	for _, name := range []string{"Simple", "Complex"} {
+		b.Run(name, func(b *testing.B) {
+			l, scen := movingAILattice(b, name)
+			fast, slow, a := NewDPAStar(l), NewDPAStar(spatialOnly{l}), NewAStar(l)
+			type part struct {
+				plan       func(context.Context, NodeID, NodeID, []NodeID) (Result, error)
+				took       time.Duration
+				expansions int
+			}
+			parts := []*part{{plan: fast.Plan}, {plan: slow.Plan}, {plan: a.Plan}}
+			var path []NodeID
+			pass := func(p *part) {
+				began := time.Now()
+				for i := 0; i < len(scen); i += 100 {
+					s := scen[i]
+					r, err := p.plan(context.Background(), l.ID(s.Start[0], s.Start[1], s.Start[2]), l.ID(s.Goal[0], s.Goal[1], s.Goal[2]), path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					path = r.Path
+					p.expansions += r.Stats.Expansions
+				}
+				p.took += time.Since(began)
+			}
+			for _, p := range parts { // warm up: state allocated, pages touched
+				pass(p)
+				p.took, p.expansions = 0, 0
+			}
+			for b.Loop() {
+				for _, p := range parts {
+					pass(p)
+				}
+			}
+			ns := func(p *part) float64 { return float64(p.took.Nanoseconds()) / float64(p.expansions) }
+			b.ReportMetric(ns(parts[0]), "dpa-lattice-ns/exp")
+			b.ReportMetric(ns(parts[1]), "dpa-graph-ns/exp")
+			b.ReportMetric(ns(parts[2]), "astar-ns/exp")
+			b.ReportMetric(ns(parts[1])/ns(parts[0]), "graph/lattice")
+			b.ReportMetric(ns(parts[0])/ns(parts[2]), "dpa/astar")
+		})
+	}
 }

@@ -41,42 +41,25 @@ func (s *dpaState) index(n NodeID) int {
 // search is A* from start to goal with a closed list (safe with the
 // graph's consistent heuristic, as in the paper's Section V) and the
 // pruning rules of mode. The numbers in comments are the lines of the
-// paper's Algorithm 1 (A1) and Algorithm 2 (A2).
-//
-// [TA]⁻ and [BG]⁻ are the nodes strictly before A and strictly after B,
-// so that they are empty when A = T and B = G, as the paper says: every
-// step between two of them joins two nodes outside R and is unchanged.
+// paper's Algorithm 1 (A1) and Algorithm 2 (A2). On a *Lattice it takes
+// searchLattice, which finds the same paths with the same expansions.
 func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, dst []NodeID, began time.Time) (Result, error) {
+	if l, ok := d.g.(*Lattice); ok {
+		return d.searchLattice(ctx, l, mode, start, goal, dst, began)
+	}
 	g, st := d.g, &d.st
-	d.open.items = d.open.items[:0]
-	st.touch(start) // A1 4–5, A2 5–7; A2 6's flags come from the parent at expansion
-	st.g[start] = 0
 	h0 := g.Heuristic(start, goal)
-	d.open.push(heapItem{key: h0, tie: 0, id: start}, st.pos)
+	d.begin(start, h0)
 	stats := Stats{Touched: 1, Epsilon: 1}
 	best, bestH := start, h0
-	last := len(d.old) - 1
 	for len(d.open.items) > 0 { // A1 6, A2 8
 		if checkDue(stats.Expansions) && ctx.Err() != nil {
-			stats.Elapsed, stats.Partial = time.Since(began), true
-			if mode != dpaPlain {
-				// Replan's dst may share the old path's storage: keep it,
-				// the robot still follows it.
-				return Result{Stats: stats}, ErrTimeout
-			}
-			return Result{Path: st.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
+			return d.cutOff(mode, best, dst, stats, began)
 		}
 		u := d.open.pop(st.pos).id // A1 7–8, A2 9–10
 		st.pos[u] = closed
 		if u == goal { // A1 9–10, A2 11–12
-			path := st.pathTo(goal, dst)
-			d.memo = append(d.memo[:0], path...)
-			d.memoG = d.memoG[:0]
-			for _, v := range path {
-				d.memoG = append(d.memoG, st.g[v])
-			}
-			stats.Elapsed = time.Since(began)
-			return Result{Path: path, Cost: st.g[goal], Stats: stats}, nil
+			return d.found(goal, dst, stats, began), nil
 		}
 		stats.Expansions++
 		if mode == dpaPlain { // the pruned modes return no partial path
@@ -85,48 +68,10 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 			}
 		}
 		gu := st.g[u]
-
-		// Which edges of u to explore: all, or only the old path's next
-		// step (next ≥ 0 is its index), or none.
-		next := -1
-		switch mode {
-		case dpaInsertion:
-			// A1 12–13: from a node of [BG]⁻ (G aside), the rest of the
-			// old path is still optimal: follow only its next step.
-			if i := st.index(u); i > d.lastR && i < last {
-				next = i + 1
-			}
-		case dpaDeletion:
-			i := st.index(u)
-			inBG := i > d.lastR
-			var fl uint8
-			if par := st.parent[u]; par != None {
-				fl = st.flags[par] // A2 13–14: inherit visitedR and rworse
-			}
-			if inBG || fl&dpaVisitedR == 0 { // else A2 15–16: explore all
-				dist := d.distToR(u)
-				if dist == 0 { // u is in R
-					fl |= dpaVisitedR // A2 13
-				}
-				if inBG || fl&dpaVisitedR == 0 { // A2 15–17
-					// A2 18: u is R-worse when even reaching R from u and
-					// then G costs more than the old path.
-					if fl&dpaRWorse == 0 && gu+dist+d.goalToR > d.bound {
-						fl |= dpaRWorse
-					}
-					switch {
-					case fl&dpaRWorse == 0: // A2 19–20: explore all
-					case inBG: // A2 21–22: [VG]⁻ is still optimal; follow it
-						next = i + 1
-					default: // A2 23–24: no better path via u at all
-						st.flags[u] = fl
-						continue
-					}
-				}
-			}
-			st.flags[u] = fl
+		next, prune := d.prune(mode, u, gu)
+		if prune {
+			continue
 		}
-
 		if next >= 0 {
 			// A1 12–13, A2 25–27 with only the successor left: the old
 			// step, at its cost, unchanged since both ends are outside R.
@@ -136,13 +81,8 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 		}
 		for _, e := range d.edges {
 			v := e.To
-			if mode == dpaInsertion {
-				// A1 14–15: a node of [TA]⁻ is reached optimally only
-				// from its old predecessor (T from nowhere). (The old
-				// step above leaves a node of [BG]⁻, after [TA]⁻.)
-				if j := st.index(v); j >= d.at && j < d.firstR && (j == d.at || d.old[j-1] != u) {
-					continue
-				}
+			if mode == dpaInsertion && d.beforeA(u, v) {
+				continue
 			}
 			// A1 16–19, A2 28–31: offer v the path through u.
 			if st.touch(v) {
@@ -163,4 +103,103 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 	}
 	stats.Elapsed = time.Since(began)
 	return Result{Stats: stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, stats.Expansions)
+}
+
+// begin empties the open list and queues start at g = 0 with key h0.
+func (d *DPAStar) begin(start NodeID, h0 float64) {
+	st := &d.st
+	d.open.items = d.open.items[:0]
+	st.touch(start) // A1 4–5, A2 5–7; A2 6's flags come from the parent at expansion
+	st.g[start] = 0
+	d.open.push(heapItem{key: h0, tie: 0, id: start}, st.pos)
+}
+
+// found returns the path the search reached the goal by, and remembers
+// it with the cost to each of its nodes.
+func (d *DPAStar) found(goal NodeID, dst []NodeID, stats Stats, began time.Time) Result {
+	st := &d.st
+	path := st.pathTo(goal, dst)
+	d.memo = append(d.memo[:0], path...)
+	d.memoG = d.memoG[:0]
+	for _, v := range path {
+		d.memoG = append(d.memoG, st.g[v])
+	}
+	stats.Elapsed = time.Since(began)
+	return Result{Path: path, Cost: st.g[goal], Stats: stats}
+}
+
+// cutOff ends a search whose context ended: a plain search returns its
+// partial path to best, a pruned one no path.
+func (d *DPAStar) cutOff(mode dpaMode, best NodeID, dst []NodeID, stats Stats, began time.Time) (Result, error) {
+	stats.Elapsed, stats.Partial = time.Since(began), true
+	if mode != dpaPlain {
+		// Replan's dst may share the old path's storage: keep it, the
+		// robot still follows it.
+		return Result{Stats: stats}, ErrTimeout
+	}
+	return Result{Path: d.st.pathTo(best, dst), Cost: d.st.g[best], Stats: stats}, ErrTimeout
+}
+
+// beforeA reports whether Algorithm 1 (lines 14–15) keeps the search from
+// reaching v from u: a node of [TA]⁻ is reached optimally only from its
+// old predecessor (T from nowhere). (The old step from a node of [BG]⁻
+// comes after [TA]⁻.)
+//
+// [TA]⁻ and [BG]⁻ are the nodes strictly before A and strictly after B,
+// so that they are empty when A = T and B = G, as the paper says: every
+// step between two of them joins two nodes outside R and is unchanged.
+func (d *DPAStar) beforeA(u, v NodeID) bool {
+	j := d.st.index(v)
+	return j >= d.at && j < d.firstR && (j == d.at || d.old[j-1] != u)
+}
+
+// prune applies mode's rules to the expanded node u, reached at cost gu:
+// it reports whether to explore none of u's edges (prune), or only the
+// old path's next step (next ≥ 0, its index), or all of them (next −1).
+func (d *DPAStar) prune(mode dpaMode, u NodeID, gu float64) (next int, prune bool) {
+	switch mode {
+	case dpaInsertion:
+		// A1 12–13: from a node of [BG]⁻ (G aside), the rest of the old
+		// path is still optimal: follow only its next step.
+		if i := d.st.index(u); i > d.lastR && i < len(d.old)-1 {
+			return i + 1, false
+		}
+	case dpaDeletion:
+		return d.pruneDeletion(u, gu)
+	}
+	return -1, false
+}
+
+// pruneDeletion is Algorithm 2's lines 13–24 for u, and records u's flags.
+func (d *DPAStar) pruneDeletion(u NodeID, gu float64) (next int, prune bool) {
+	st := &d.st
+	i := st.index(u)
+	inBG := i > d.lastR
+	var fl uint8
+	if par := st.parent[u]; par != None {
+		fl = st.flags[par] // A2 13–14: inherit visitedR and rworse
+	}
+	next = -1
+	if inBG || fl&dpaVisitedR == 0 { // else A2 15–16: explore all
+		dist := d.distToR(u)
+		if dist == 0 { // u is in R
+			fl |= dpaVisitedR // A2 13
+		}
+		if inBG || fl&dpaVisitedR == 0 { // A2 15–17
+			// A2 18: u is R-worse when even reaching R from u and then G
+			// costs more than the old path.
+			if fl&dpaRWorse == 0 && gu+dist+d.goalToR > d.bound {
+				fl |= dpaRWorse
+			}
+			switch {
+			case fl&dpaRWorse == 0: // A2 19–20: explore all
+			case inBG: // A2 21–22: [VG]⁻ is still optimal; follow it
+				next = i + 1
+			default: // A2 23–24: no better path via u at all
+				prune = true
+			}
+		}
+	}
+	st.flags[u] = fl
+	return next, prune
 }
