@@ -10,6 +10,9 @@
  *   cloudsend          publish the 8 MiB PointCloud2 on /cloud_in
  *   cloudrecv          receive /cloud_out and check every byte
  *   discovery NS NAME  find node NS/NAME in ros_discovery_info, print its GIDs
+ *   relay TYPE         republish each /relay_in sample on /relay_out, decoded
+ *                      and encoded again by idlc's code, until stdin closes;
+ *                      TYPE: scan, odom, tf, markers, diag or log
  *   echo pose|cloud    benchmark: republish /bench_ping on /bench_pong
  *   ping pose|cloud N  benchmark: N round trips through an echo, print latency
  *   sink SECONDS       benchmark: count /bench_tput PointCloud2s received
@@ -378,6 +381,97 @@ static int discovery(const char *ns, const char *name) {
   return 1;
 }
 
+/* Relay: navnode's encoding of a type, decoded into idlc's C struct and
+ * encoded again from it. */
+
+static const struct {
+  const char *name;
+  const dds_topic_descriptor_t *desc;
+} relay_types[] = {
+    {"scan", &sensor_msgs_msg_dds__LaserScan__desc},
+    {"odom", &nav_msgs_msg_dds__Odometry__desc},
+    {"tf", &tf2_msgs_msg_dds__TFMessage__desc},
+    {"markers", &visualization_msgs_msg_dds__MarkerArray__desc},
+    {"diag", &diagnostic_msgs_msg_dds__DiagnosticArray__desc},
+    {"log", &rcl_interfaces_msg_dds__Log__desc},
+};
+
+/* describe prints some fields of a relayed sample by name, for the test to
+ * check that the peer's names for them hold navnode's values. */
+static void describe(const char *kind, const void *sample) {
+  printf("FIELDS %s", kind);
+  if (strcmp(kind, "scan") == 0) {
+    const sensor_msgs_msg_dds__LaserScan_ *m = sample;
+    printf(" frame_id=%s angle_min=%.9g time_increment=%.9g scan_time=%.9g range_max=%.9g ranges=%u ranges[1]=%.9g intensities=%u",
+           m->header.frame_id, m->angle_min, m->time_increment, m->scan_time, m->range_max, m->ranges._length,
+           m->ranges._length > 1 ? m->ranges._buffer[1] : -1.0, m->intensities._length);
+  } else if (strcmp(kind, "odom") == 0) {
+    const nav_msgs_msg_dds__Odometry_ *m = sample;
+    printf(" child_frame_id=%s pose.position.y=%.17g pose.covariance[35]=%.17g twist.angular.z=%.17g twist.covariance[1]=%.17g",
+           m->child_frame_id, m->pose.pose.position.y, m->pose.covariance[35], m->twist.twist.angular.z,
+           m->twist.covariance[1]);
+  } else if (strcmp(kind, "tf") == 0 && ((const tf2_msgs_msg_dds__TFMessage_ *)sample)->transforms._length == 4) {
+    const geometry_msgs_msg_dds__TransformStamped_ *t = ((const tf2_msgs_msg_dds__TFMessage_ *)sample)->transforms._buffer;
+    printf(" transforms[1]=%s->%s transforms[3].translation.y=%.17g transforms[3].stamp.nanosec=%u",
+           t[1].header.frame_id, t[1].child_frame_id, t[3].transform.translation.y, t[3].header.stamp.nanosec);
+  } else if (strcmp(kind, "markers") == 0 && ((const visualization_msgs_msg_dds__MarkerArray_ *)sample)->markers._length == 3) {
+    const visualization_msgs_msg_dds__Marker_ *k = ((const visualization_msgs_msg_dds__MarkerArray_ *)sample)->markers._buffer;
+    printf(" markers[0].action=%d markers[1].ns=%s lifetime.nanosec=%u frame_locked=%d points=%u text=%s"
+           " markers[2].id=%d texture.format=%s uv[0].v=%.9g mesh_file.filename=%s embedded=%d",
+           k[0].action, k[1].ns, k[1].lifetime.nanosec, k[1].frame_locked, k[1].points._length, k[1].text, k[2].id,
+           k[2].texture.format, k[2].uv_coordinates._length ? k[2].uv_coordinates._buffer[0].v : -1.0,
+           k[2].mesh_file.filename, k[2].mesh_use_embedded_materials);
+  } else if (strcmp(kind, "diag") == 0 && ((const diagnostic_msgs_msg_dds__DiagnosticArray_ *)sample)->status._length == 3) {
+    const diagnostic_msgs_msg_dds__DiagnosticStatus_ *st = ((const diagnostic_msgs_msg_dds__DiagnosticArray_ *)sample)->status._buffer;
+    printf(" status[1].level=%u status[1].name=%s status[1].message=%s", st[1].level, st[1].name, st[1].message);
+    if (st[0].values._length == 2)
+      printf(" status[0].values[1]=%s:%s", st[0].values._buffer[1].key, st[0].values._buffer[1].value);
+  } else if (strcmp(kind, "log") == 0) {
+    const rcl_interfaces_msg_dds__Log_ *m = sample;
+    printf(" level=%u name=%s function=%s line=%u", m->level, m->name, m->function, m->line);
+  }
+  printf("\n");
+}
+
+static int relay(const char *kind) {
+  const dds_topic_descriptor_t *d = NULL;
+  for (size_t i = 0; i < sizeof relay_types / sizeof relay_types[0]; i++)
+    if (strcmp(relay_types[i].name, kind) == 0) d = relay_types[i].desc;
+  if (d == NULL) {
+    fprintf(stderr, "relay: unknown type %s\n", kind);
+    return 2;
+  }
+  dds_entity_t rd = endpoint(0, d, "rt/relay_in", qos(0, 10));
+  dds_entity_t wr = endpoint(1, d, "rt/relay_out", qos(0, 10));
+  dds_entity_t ws = dds_create_waitset(pp);
+  dds_entity_t rc = dds_create_readcondition(rd, DDS_ANY_STATE);
+  dds_waitset_attach(ws, rc, 0);
+  printf("READY\n");
+  fflush(stdout);
+  struct pollfd p = {0, POLLIN, 0};
+  char buf[64];
+  void *samples[1] = {NULL};
+  dds_sample_info_t si;
+  int relayed = 0;
+  dds_time_t end = dds_time() + DATA_TIMEOUT;
+  while (dds_time() < end) {
+    dds_waitset_wait(ws, NULL, 0, DDS_MSECS(50));
+    while (dds_take(rd, samples, &si, 1, 1) > 0) {
+      if (si.valid_data && relayed == 0) describe(kind, samples[0]);
+      if (si.valid_data && dds_write(wr, samples[0]) == DDS_RETCODE_OK) relayed++;
+      dds_return_loan(rd, samples, 1);
+      samples[0] = NULL;
+    }
+    if (poll(&p, 1, 0) > 0 && read(0, buf, sizeof buf) <= 0) {
+      if (relayed == 0) fail("nothing to relay");
+      else printf("OK relayed %d %s samples\n", relayed, kind);
+      return failures != 0;
+    }
+  }
+  fail("the test never closed stdin");
+  return 1;
+}
+
 /* Benchmarks. */
 
 static const dds_topic_descriptor_t *bench_type(const char *kind) {
@@ -521,6 +615,7 @@ int main(int argc, char **argv) {
   else if (strcmp(mode, "cloudsend") == 0) rc = cloudsend();
   else if (strcmp(mode, "cloudrecv") == 0) rc = cloudrecv();
   else if (strcmp(mode, "discovery") == 0 && argc == 4) rc = discovery(argv[2], argv[3]);
+  else if (strcmp(mode, "relay") == 0 && argc == 3) rc = relay(argv[2]);
   else if (strcmp(mode, "echo") == 0 && argc == 3) rc = echo(argv[2]);
   else if (strcmp(mode, "ping") == 0 && argc == 4) rc = ping(argv[2], atoi(argv[3]));
   else if (strcmp(mode, "sink") == 0 && argc == 3) rc = sink(atoi(argv[2]));

@@ -5,7 +5,7 @@
 //
 // usage: fastdds-peer MODE [ARGS]; domain from ROS_DOMAIN_ID. Modes as the
 // CycloneDDS peer: goal, plan, latemap, cloudsend, cloudrecv,
-// discovery NS NAME. Prints "OK ..." and exits 0, or "FAIL ..." and 1.
+// discovery NS NAME, relay TYPE (without its FIELDS line). Prints "OK ..." and exits 0, or "FAIL ..." and 1.
 #include <fastdds/dds/domain/DomainParticipant.hpp>
 #include <fastdds/dds/domain/DomainParticipantFactory.hpp>
 #include <fastdds/dds/publisher/DataWriter.hpp>
@@ -353,6 +353,45 @@ static int discovery(const char* ns, const char* name) {
   return 1;
 }
 
+// relay_as republishes each /relay_in sample on /relay_out, decoded into
+// fastddsgen's class and encoded again from it, until the test closes our
+// stdin.
+template <typename PubSubType>
+static int relay_as(const std::string& kind) {
+  DataReader* r = reader(topic<PubSubType>("rt/relay_in"), false, false);
+  DataWriter* w = writer(topic<PubSubType>("rt/relay_out"), false, 10);
+  ready(false);
+  pollfd p{0, POLLIN, 0};
+  char buf[64];
+  int relayed = 0;
+  typename PubSubType::type m;
+  SampleInfo info;
+  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < end) {
+    r->wait_for_unread_message(Duration_t(0, 50000000));
+    while (r->take_next_sample(&m, &info) == ReturnCode_t::RETCODE_OK)
+      if (info.valid_data && w->write(&m)) relayed++;
+    if (poll(&p, 1, 0) > 0 && read(0, buf, sizeof buf) <= 0) {
+      if (relayed == 0) fail("nothing to relay");
+      else std::printf("OK relayed %d %s samples\n", relayed, kind.c_str());
+      return failures != 0;
+    }
+  }
+  fail("the test never closed stdin");
+  return 1;
+}
+
+static int relay(const std::string& kind) {
+  if (kind == "scan") return relay_as<sm::LaserScan_PubSubType>(kind);
+  if (kind == "odom") return relay_as<nm::Odometry_PubSubType>(kind);
+  if (kind == "tf") return relay_as<tf2_msgs::msg::dds_::TFMessage_PubSubType>(kind);
+  if (kind == "markers") return relay_as<visualization_msgs::msg::dds_::MarkerArray_PubSubType>(kind);
+  if (kind == "diag") return relay_as<diagnostic_msgs::msg::dds_::DiagnosticArray_PubSubType>(kind);
+  if (kind == "log") return relay_as<rcl_interfaces::msg::dds_::Log_PubSubType>(kind);
+  std::fprintf(stderr, "relay: unknown type %s\n", kind.c_str());
+  return 2;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: fastdds-peer MODE [ARGS]\n");
@@ -372,6 +411,7 @@ int main(int argc, char** argv) {
   else if (mode == "cloudsend") rc = cloudsend();
   else if (mode == "cloudrecv") rc = cloudrecv();
   else if (mode == "discovery" && argc == 4) rc = discovery(argv[2], argv[3]);
+  else if (mode == "relay" && argc == 3) rc = relay(argv[2]);
   else std::fprintf(stderr, "unknown mode %s\n", argv[1]);
   std::fflush(stdout);
   pp->delete_contained_entities();
