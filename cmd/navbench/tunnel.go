@@ -116,7 +116,7 @@ func runTunnel(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "# navbench tunnel: %s (%d×%d×%d), every %d-th scenario; width %g at ε = 1 (%s schedule), %s line, route over %s (A* weight %g), tile %d\n",
 		f.mapPath, l.W, l.H, l.D, f.every, f.width, f.schedMe, f.line, f.route, f.routeWeight, f.tile)
 	fmt.Fprintf(stdout, "# mesh: %d regions, %d portals; built in %.1f ms, portal graph %.1f ms\n",
-		tp.mesh.NumRegions(), len(tp.portals.ends), tunnelMS(tp.meshBuild), tunnelMS(tp.portalBuild))
+		tp.mesh.NumRegions(), tp.portals.NumNodes()-2, tunnelMS(tp.meshBuild), tunnelMS(tp.portalBuild))
 	whole := planners.NewADStar(l)
 	whole.Epsilon0, whole.EpsilonStep = tunnelEps0, tunnelStep
 	ctx := context.Background()
@@ -191,7 +191,7 @@ type tunnelPlanner struct {
 	l        *planners.Lattice
 	bounds   voxel.Box // the lattice's cells
 	mesh     *navmesh.Mesh
-	portals  *portalGraph
+	portals  *navmesh.PortalGraph
 	byRegion *planners.AStar // on mesh
 	byPortal *planners.AStar // on portals
 	mask     *planners.Masked
@@ -222,7 +222,7 @@ func newTunnelPlanner(l *planners.Lattice, f tunnelFlags) (*tunnelPlanner, error
 	}
 	tp := &tunnelPlanner{f: f, l: l, bounds: b, mesh: mesh, meshBuild: time.Since(began)}
 	began = time.Now()
-	tp.portals = newPortalGraph(mesh)
+	tp.portals = navmesh.NewPortalGraph(mesh)
 	tp.portalBuild = time.Since(began)
 	tp.byRegion, tp.byPortal = planners.NewAStar(mesh), planners.NewAStar(tp.portals)
 	tp.byRegion.Weight, tp.byPortal.Weight = f.routeWeight, f.routeWeight
@@ -300,10 +300,10 @@ func (tp *tunnelPlanner) centreLine(ctx context.Context, s planners.Scenario, ru
 	var err error
 	if tp.f.route == "portals" {
 		g := tp.portals
-		g.setQuery(sp, gp, from, to)
-		r, err = tp.byPortal.Plan(ctx, g.startNode(), g.goalNode(), tp.route)
+		g.SetQuery(sp, gp, from, to)
+		r, err = tp.byPortal.Plan(ctx, g.Start(), g.Goal(), tp.route)
 		tp.route = r.Path
-		tp.regions = g.regions(r.Path, tp.regions)
+		tp.regions = g.Regions(r.Path, tp.regions)
 		r.Path = tp.regions
 	} else {
 		r, err = tp.byRegion.Plan(ctx, from, to, tp.route)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/navnode/navnode/costmap/navmesh"
 	"github.com/navnode/navnode/internal/shareddata"
 	"github.com/navnode/navnode/planners"
 )
@@ -135,12 +136,12 @@ func TestTunnelPortalGraph(t *testing.T) {
 		sp := [3]float64{float64(s.Start[0]), float64(s.Start[1]), float64(s.Start[2])}
 		gp := [3]float64{float64(s.Goal[0]), float64(s.Goal[1]), float64(s.Goal[2])}
 		sr, gr := tp.mesh.Locate(tunnelKey(s.Start)), tp.mesh.Locate(tunnelKey(s.Goal))
-		g.setQuery(sp, gp, sr, gr)
-		r, err := a.Plan(context.Background(), g.startNode(), g.goalNode(), nil)
+		g.SetQuery(sp, gp, sr, gr)
+		r, err := a.Plan(context.Background(), g.Start(), g.Goal(), nil)
 		require.NoError(t, err, "scenario %d", i)
-		require.GreaterOrEqual(t, r.Cost, octileLength(sp, gp)-1e-9)
+		require.GreaterOrEqual(t, r.Cost, navmesh.OctileLength(sp, gp)-1e-9)
 		require.LessOrEqual(t, r.Cost, s.Optimal*1.5, "scenario %d", i)
-		route := g.regions(r.Path, nil)
+		route := g.Regions(r.Path, nil)
 		require.Equal(t, sr, route[0])
 		require.Equal(t, gr, route[len(route)-1])
 		for k := 1; k < len(route); k++ {
