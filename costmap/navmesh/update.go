@@ -63,7 +63,19 @@ func (m *Mesh) Update(cs *voxel.ChangeSet, d *Delta) {
 	d.reset()
 	dirty := m.dirtyTiles(cs)
 	m.rebuild(dirty)
-	m.fillDelta(d, len(dirty), len(cs.Rose) > 0 || len(cs.Regions) > 0)
+	m.fillDelta(d, len(dirty), len(cs.Rose) > 0 || len(cs.Regions) > 0, true)
+}
+
+// Refresh is Update for planners that search afresh after a change: it
+// fills d's Removed, Added, Changed and Tiles, but leaves Change 0 (plan
+// from scratch) and R unset, skipping the comparison of distances that
+// certifies the kind of change for DPA*, which is most of an update's
+// time.
+func (m *Mesh) Refresh(cs *voxel.ChangeSet, d *Delta) {
+	d.reset()
+	dirty := m.dirtyTiles(cs)
+	m.rebuild(dirty)
+	m.fillDelta(d, len(dirty), false, false)
 }
 
 // dirtyTiles returns the tiles whose cells cs may have changed. A Ground
@@ -210,7 +222,7 @@ func (m *Mesh) besideTiles(t int32) []int32 {
 
 // fillDelta lists what the last rebuild changed, certifies the kind of
 // change and then drops the removed regions' edges.
-func (m *Mesh) fillDelta(d *Delta, tiles int, rose bool) {
+func (m *Mesh) fillDelta(d *Delta, tiles int, rose, certify bool) {
 	s := &m.delta
 	d.Tiles = tiles
 	d.Removed = append(d.Removed, s.cert.removed...)
@@ -232,7 +244,7 @@ func (m *Mesh) fillDelta(d *Delta, tiles int, rose bool) {
 			}
 		}
 	}
-	if len(d.Changed) > 0 {
+	if len(d.Changed) > 0 && certify {
 		d.R = m.bounds(d.Changed)
 		d.Change = s.cert.certify(m, d.Changed, rose)
 		d.fell = append(d.fell, s.cert.fell...)
