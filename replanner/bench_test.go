@@ -106,3 +106,73 @@ func BenchmarkRepair(b *testing.B) {
 	b.ReportMetric(float64(aExp)/n, "astar-expansions/repair")
 	b.ReportMetric(float64(repairs)/n, "searches/event")
 }
+
+// BenchmarkTunnel: BenchmarkRepair's events (a 0.5 m box put on the
+// middle third of the path in clutter200, then deleted), handed to a
+// Tunnel loop and to an A* loop in turn; both plan from scratch after
+// each event, the Tunnel loop only in the tunnel round its mesh route.
+// µs/event is the Tunnel loop's Changed + Tick (mesh update included),
+// astar-µs/event the A* loop's; mesh-µs/event the mesh update alone;
+// over-optimal-% the mean and worst excess of the tunnel path's cost over
+// A*'s.
+func BenchmarkTunnel(b *testing.B) {
+	m := clutter200(b)
+	cfg := Config{Volume: voxel.Box{Min: voxel.Key{Z: 1}, Max: voxel.Key{X: 199, Y: 199, Z: 39}}}
+	mk := func(s Strategy) *Loop {
+		c := cfg
+		c.Strategy = s
+		l, err := New(m, c)
+		require.NoError(b, err)
+		require.NoError(b, l.SetPose(vec(0.5, 0.5, 1.5)))
+		require.NoError(b, l.SetGoal(vec(19.5, 19.5, 1.5)))
+		require.Equal(b, Following, l.Tick(context.Background()).Status)
+		return l
+	}
+	tn, a := mk(Tunnel), mk(AStar)
+	rng := rand.New(rand.NewPCG(22, 23))
+	cs := new(voxel.ChangeSet)
+	var tTime, aTime, meshTime time.Duration
+	tExp, aExp := 0, 0
+	over, worst := 0.0, 0.0
+	raw := a.Tick(context.Background()).Raw
+	for i := 0; b.Loop(); i++ {
+		var u voxel.Update = voxel.DeleteShape{ID: "event"}
+		if i%2 == 0 {
+			k := raw[len(raw)/3+rng.IntN(len(raw)/3)]
+			u = voxel.PutShape{ID: "event", Solid: &voxel.BoxShape{
+				Pose: voxel.Pose{Position: m.Frame().Center(k), Orientation: voxel.Identity}, Size: vec(0.5, 0.5, 0.5)}}
+		}
+		if err := m.ApplyInto(cs, u); err != nil {
+			b.Fatal(err)
+		}
+		began := time.Now()
+		tn.Changed(cs)
+		out := tn.Tick(context.Background())
+		tTime += time.Since(began)
+		began = time.Now()
+		a.Changed(cs)
+		base := a.Tick(context.Background())
+		aTime += time.Since(began)
+		if out.Status != Following || base.Status != Following || out.RawCost < base.RawCost*(1-1e-9) {
+			b.Fatalf("event %d: tunnel %v cost %v, A* %v cost %v", i, out.Status, out.RawCost, base.Status, base.RawCost)
+		}
+		st, _ := tn.TunnelStats()
+		meshTime += st.MeshUpdate
+		excess := 100 * (out.RawCost/base.RawCost - 1)
+		over, worst = over+excess, max(worst, excess)
+		tExp += out.Stats.Expansions
+		aExp += base.Stats.Expansions
+		raw = base.Raw
+	}
+	n := float64(b.N)
+	b.ReportMetric(tTime.Seconds()*1e6/n, "µs/event")
+	b.ReportMetric(meshTime.Seconds()*1e6/n, "mesh-µs/event")
+	b.ReportMetric(aTime.Seconds()*1e6/n, "astar-µs/event")
+	b.ReportMetric(aTime.Seconds()/tTime.Seconds(), "x-faster-than-astar")
+	b.ReportMetric(float64(tExp)/n, "expansions/event")
+	b.ReportMetric(float64(aExp)/n, "astar-expansions/event")
+	b.ReportMetric(over/n, "over-optimal-%")
+	b.ReportMetric(worst, "worst-over-optimal-%")
+	st, _ := tn.TunnelStats()
+	b.ReportMetric(float64(st.Regions), "regions")
+}

@@ -54,6 +54,15 @@ const (
 	// between Ticks, so, as A*, a search longer than the Budget never
 	// finishes.
 	DPAStar
+	// Tunnel plans on a navigation mesh of the lattice's passable cells
+	// (costmap/navmesh, kept in step with the change sets tile by tile),
+	// then runs A* on the lattice confined to the cells within
+	// Config.TunnelWidth of the straightened mesh route (Kapadia et al.'s
+	// multi-domain tunnel); when the tunnel holds no path its width
+	// doubles, up to the whole lattice. Every search starts afresh. Its
+	// paths are legal but not always optimal (Output.Epsilon +Inf) unless
+	// the search took the whole lattice.
+	Tunnel
 )
 
 // String names the strategy.
@@ -69,6 +78,8 @@ func (s Strategy) String() string {
 		return "A*"
 	case DPAStar:
 		return "DPA*"
+	case Tunnel:
+		return "tunnel"
 	}
 	return fmt.Sprintf("Strategy(%d)", int(s))
 }
@@ -169,6 +180,10 @@ type Config struct {
 	// an inflated obstacle) plans from the nearest passable voxel within
 	// it; with none it is Blocked. 0 means 1 m.
 	StartTolerance float64
+	// TunnelWidth, metres, for the Tunnel strategy: a cell whose centre
+	// lies within it of the mesh route's centre line is in the tunnel. 0
+	// means five voxels.
+	TunnelWidth float64
 }
 
 // MaxCells bounds a planning lattice: with the incremental planners'
@@ -203,6 +218,9 @@ func (c Config) withDefaults(res float64) (Config, error) {
 	if c.StartTolerance == 0 {
 		c.StartTolerance = 1
 	}
+	if c.TunnelWidth == 0 {
+		c.TunnelWidth = 5 * res
+	}
 	if c.Strategy == Auto {
 		c.Strategy = DStarLite
 		if c.Budget > 0 {
@@ -212,7 +230,7 @@ func (c Config) withDefaults(res float64) (Config, error) {
 	switch {
 	case c.Mode != Aerial && c.Mode != Ground:
 		return c, fmt.Errorf("%w: unknown mode %d", ErrConfig, c.Mode)
-	case c.Strategy < DStarLite || c.Strategy > DPAStar:
+	case c.Strategy < DStarLite || c.Strategy > Tunnel:
 		return c, fmt.Errorf("%w: unknown strategy %d", ErrConfig, c.Strategy)
 	case c.Budget < 0:
 		return c, fmt.Errorf("%w: negative budget %v", ErrConfig, c.Budget)
@@ -230,7 +248,7 @@ func (c Config) withDefaults(res float64) (Config, error) {
 	for _, t := range []struct {
 		name string
 		v    float64
-	}{{"goal", c.GoalTolerance}, {"reached", c.ReachedTolerance}, {"start", c.StartTolerance}} {
+	}{{"goal", c.GoalTolerance}, {"reached", c.ReachedTolerance}, {"start", c.StartTolerance}, {"tunnel width", c.TunnelWidth}} {
 		if !(t.v >= 0) || math.IsInf(t.v, 0) {
 			return c, fmt.Errorf("%w: %s tolerance %v m: want finite and ≥ 0", ErrConfig, t.name, t.v)
 		}

@@ -210,7 +210,7 @@ func settle(t testing.TB, l *Loop) Output {
 		if out.Status == Following {
 			checkPath(t, l, out)
 		}
-		if out.Status != Planning && (out.Status != Following || out.Epsilon == 1) {
+		if out.Status != Planning && !out.Pending {
 			return out
 		}
 	}
@@ -228,6 +228,7 @@ var strategies = []struct {
 	{"adstar-budget", Config{Budget: 1}}, // Auto picks AD*; 1 ns: one slice per Tick
 	{"astar", Config{Strategy: AStar}},
 	{"dpastar", Config{Strategy: DPAStar}},
+	{"tunnel", Config{Strategy: Tunnel}},
 	{"dstarlite-repair-budget", Config{Strategy: DStarLite, RepairBudget: 1}}, // 1 ns: detours, then one slice per Tick
 }
 

@@ -26,6 +26,7 @@ type Loop struct {
 	adstar  *planners.ADStar
 	astar   *planners.AStar
 	dpa     *planners.DPAStar
+	tunnel  *tunnel
 	detourA *planners.AStar // detours, with RepairBudget (detour.go)
 	since   changesSince    // for DPA*: what changed since the path was last optimal
 
@@ -94,8 +95,25 @@ func New(m *voxel.Map, cfg Config) (*Loop, error) {
 		l.astar = planners.NewAStar(g.Lattice)
 	case DPAStar:
 		l.dpa = planners.NewDPAStar(g.Lattice)
+	case Tunnel:
+		if l.tunnel, err = newTunnel(g, cfg.TunnelWidth/frame.Resolution, meshTile); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		}
 	}
 	return l, nil
+}
+
+// meshTile is the Tunnel strategy's mesh tile edge, voxels: an update
+// rebuilds the tiles a change touches.
+const meshTile = 16
+
+// TunnelStats returns the Tunnel strategy's mesh and last search figures,
+// and false with another strategy.
+func (l *Loop) TunnelStats() (TunnelStats, bool) {
+	if l.tunnel == nil {
+		return TunnelStats{}, false
+	}
+	return l.tunnel.stats, true
 }
 
 // Config returns the loop's configuration, defaults filled in and the
@@ -182,6 +200,9 @@ func (l *Loop) Changed(cs *voxel.ChangeSet) {
 		return
 	}
 	l.dirty = true
+	if l.tunnel != nil {
+		l.tunnel.update(cs)
+	}
 	// A change this large is searched faster from scratch than repaired.
 	reset := len(l.changed) > l.g.NumNodes()/8
 	l.since.mixed = l.since.mixed || reset

@@ -18,9 +18,11 @@ import (
 // with DPA*: after every Tick the path is legal and costs what A* from
 // scratch finds, and every Unreachable or Blocked is true. DPA* re-plans
 // in each of its three searching scenarios (the loop keeps the path
-// itself in the fourth, an insertion away from it).
+// itself in the fourth, an insertion away from it). With Tunnel the paths
+// are legal but may cost more than A*'s; its mesh must equal one built
+// afresh after every event.
 func TestRandomEvents(t *testing.T) {
-	for _, s := range []Strategy{DStarLite, DPAStar} {
+	for _, s := range []Strategy{DStarLite, DPAStar, Tunnel} {
 		for i, mk := range worlds {
 			w := mk(t)
 			t.Run(s.String()+"/"+w.name, func(t *testing.T) { randomEvents(t, w, s, uint64(i)) })
@@ -49,6 +51,9 @@ func randomEvents(t *testing.T, w *world, s Strategy, seed uint64) {
 			counts[out.Scenario.String()]++
 		}
 		checkStatus(t, l, out, fmt.Sprintf("event %d (%s)", ev, name))
+		if l.tunnel != nil {
+			requireMeshInStep(t, l.tunnel, fmt.Sprintf("event %d (%s)", ev, name))
+		}
 		moveOn(t, rng, l, out)
 	}
 	t.Log(counts)

@@ -63,7 +63,7 @@ func (l *Loop) Tick(ctx context.Context) Output {
 	// A search left unfinished goes on only while there is a goal to plan
 	// to from a usable start: not Idle, Reached, Blocked or Unreachable.
 	searching := out.Status == Planning || out.Status == Following
-	out.Pending = searching && (l.stale || out.Epsilon > 1)
+	out.Pending = searching && (l.stale || out.Epsilon > 1 && l.tunnel == nil)
 	return out
 }
 
@@ -103,7 +103,7 @@ func (l *Loop) tick(ctx context.Context) Output {
 		out.Status = Unreachable // nothing changed since the search that found no path
 		return out
 	}
-	if at >= 0 && !l.newGoal && !l.affected && !l.fell && !l.stale && l.eps <= 1 {
+	if at >= 0 && !l.newGoal && !l.affected && !l.fell && !l.stale && (l.eps <= 1 || l.tunnel != nil) {
 		l.path.head = at // DPA*'s scenario 1: the remaining path is still optimal
 		l.since.reset()
 		return l.following(out, from, false)
@@ -198,6 +198,8 @@ func (l *Loop) search(ctx context.Context, start, goal planners.NodeID, at int) 
 		res, err = l.adstar.Plan(ctx, start, goal, l.plan[:0])
 	case l.dpa != nil:
 		res, scen, err = l.searchDPA(ctx, start, goal, at)
+	case l.tunnel != nil:
+		res, err = l.tunnel.search(ctx, start, goal, l.plan[:0])
 	default:
 		res, err = l.astar.Plan(ctx, start, goal, l.plan[:0])
 	}
