@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/navnode/navnode/msgs/diagnostic_msgs"
 	"github.com/navnode/navnode/msgs/std_msgs"
+	"github.com/navnode/navnode/replanner"
 )
 
 // counters are what the diagnostics report about the inputs: received,
@@ -117,8 +119,10 @@ type diagState struct {
 	replans    int
 	repairs    *repairTimes
 	voxels     int
-	scenario   string        // DPA*'s last search: its re-planning scenario, or "planned afresh"; "" with other planners
-	tfAge      time.Duration // age of the robot's latest pose, -1 if none
+	scenario   string                 // DPA*'s last search: its re-planning scenario, or "planned afresh"; "" with other planners
+	tunnel     *replanner.TunnelStats // the tunnel planner's mesh and last search; nil with other planners
+	tfAge      time.Duration          // age of the robot's latest pose, -1 if none
+	resolution float64                // m per voxel
 	pathLen    int
 	goal       string
 }
@@ -149,6 +153,14 @@ func report(c *counters, s *diagState, now time.Time, header std_msgs.Header) *d
 		}}
 	if s.scenario != "" {
 		planner.Values = append(planner.Values, kv("dpa scenario", s.scenario))
+	}
+	if t := s.tunnel; t != nil {
+		width := "whole volume"
+		if !math.IsInf(t.Width, 1) {
+			width = strconv.FormatFloat(t.Width*s.resolution, 'g', 4, 64) + " m"
+		}
+		planner.Values = append(planner.Values, kv("mesh regions", t.Regions), kv("mesh update", t.MeshUpdate),
+			kv("mesh rebuilds", t.Rebuilds), kv("tunnel width", width), kv("tunnel retries", t.Retries))
 	}
 	if s.tfAge >= 0 {
 		planner.Values = append(planner.Values, kv("tf age", s.tfAge))

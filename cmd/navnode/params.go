@@ -32,6 +32,7 @@ type params struct {
 	Decay                          time.Duration
 	SensorMinRange, SensorMaxRange float64 // m
 	GoalTolerance, ReachedTol      float64 // m
+	TunnelWidth                    float64 // m
 	UnknownIsFree                  bool
 	DiagnosticsHz, VoxelsHz        float64
 	CostmapHz                      float64
@@ -60,7 +61,7 @@ func declareParams(n *ros.Node) (params, error) {
 	str(&p.OdomFrame, "odom_frame", "odom", "odometry frame; map → odom comes from /tf")
 	str(&p.BaseFrame, "base_frame", "base_link", "the robot's body frame")
 	str(&p.Mode, "mode", "aerial", "robot kind: aerial (3D, 26-connected) or ground (floor layer, 8-connected)")
-	str(&p.Planner, "planner", "auto", "auto (D* Lite; AD* when budget_ms > 0), dstarlite, adstar, dpastar or astar")
+	str(&p.Planner, "planner", "auto", "auto (D* Lite; AD* when budget_ms > 0), dstarlite, adstar, dpastar, tunnel or astar")
 	num(&p.Resolution, "resolution", 0.1, "voxel edge, m", voxel.MinResolution, voxel.MaxResolution)
 	num(&p.Origin.X, "origin_x", -10, "planning volume corner in the map frame, x, m", -1e6, 1e6)
 	num(&p.Origin.Y, "origin_y", -10, "planning volume corner in the map frame, y, m", -1e6, 1e6)
@@ -85,6 +86,7 @@ func declareParams(n *ros.Node) (params, error) {
 	num(&p.SensorMaxRange, "sensor_max_range", 20, "rays clear up to this range and mark nothing beyond, m", 0.1, 400)
 	num(&p.GoalTolerance, "goal_tolerance", 0.5, "a goal inside an obstacle moves to the nearest free voxel within this, m", 0, 10)
 	num(&p.ReachedTol, "reached_tolerance", 0.25, "the goal is reached within this distance, m", 0, 10)
+	num(&p.TunnelWidth, "tunnel_width", 0, "planner tunnel: voxels within this of the navigation mesh route are searched, m (0: five voxels)", 0, 100)
 	v, err := ros.Declare(n, "unknown_is_free", true, "plan through voxels nothing has observed")
 	p.UnknownIsFree, errs = v, append(errs, err)
 	num(&p.DiagnosticsHz, "diagnostics_hz", 1, "/diagnostics rate, Hz", 0.1, 100)
@@ -104,8 +106,8 @@ func (p *params) check() error {
 	switch {
 	case p.Mode != "aerial" && p.Mode != "ground":
 		return fmt.Errorf("parameter mode %q: want aerial or ground", p.Mode)
-	case !slices.Contains([]string{"auto", "dstarlite", "adstar", "dpastar", "astar"}, p.Planner):
-		return fmt.Errorf("parameter planner %q: want auto, dstarlite, adstar, dpastar or astar", p.Planner)
+	case !slices.Contains([]string{"auto", "dstarlite", "adstar", "dpastar", "tunnel", "astar"}, p.Planner):
+		return fmt.Errorf("parameter planner %q: want auto, dstarlite, adstar, dpastar, tunnel or astar", p.Planner)
 	case p.InflationRadius > 0 && p.InflationRadius < p.RobotRadius:
 		return fmt.Errorf("parameter inflation_radius %v m is smaller than robot_radius %v m", p.InflationRadius, p.RobotRadius)
 	case p.Mode == "aerial" && !(p.MinAltitude < p.MaxAltitude):
@@ -190,6 +192,7 @@ func (p *params) replannerConfig() replanner.Config {
 		CostWeight:       costWeight(p.CostWeight),
 		GoalTolerance:    p.GoalTolerance,
 		ReachedTolerance: p.ReachedTol,
+		TunnelWidth:      p.TunnelWidth,
 	}
 	if p.Mode == "ground" {
 		c.Mode = replanner.Ground
@@ -203,6 +206,8 @@ func (p *params) replannerConfig() replanner.Config {
 		c.Strategy = replanner.AStar
 	case "dpastar":
 		c.Strategy = replanner.DPAStar
+	case "tunnel":
+		c.Strategy = replanner.Tunnel
 	}
 	return c
 }

@@ -38,6 +38,7 @@ func BenchmarkObstacleToPlan(b *testing.B) {
 		{"ahead", "dstarlite", 0, 2}, {"midway", "dstarlite", 0, -1},
 		{"ahead-astar", "astar", 0, 2}, {"midway-astar", "astar", 0, -1},
 		{"ahead-dpastar", "dpastar", 0, 2}, {"midway-dpastar", "dpastar", 0, -1},
+		{"ahead-tunnel", "tunnel", 0, 2}, {"midway-tunnel", "tunnel", 0, -1},
 	} {
 		b.Run(c.name, func(b *testing.B) { obstacleToPlan(b, domainBase+1+uint32(i), c.planner, c.budget, c.metres) })
 	}

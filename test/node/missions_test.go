@@ -18,7 +18,7 @@ import (
 // along navnode's plan through the scenario and exits with status 0 when
 // the outcome is what the scenario expects; the test reads its mission
 // log and checks the rest. depot_box runs a second time with planner
-// dpastar.
+// dpastar, and city_aerial with planner tunnel.
 func TestMissions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: closed-loop missions take about two minutes")
@@ -31,6 +31,7 @@ func TestMissions(t *testing.T) {
 		{"depot_box", checkRepaired, ""},
 		{"depot_box", checkRepaired, "dpastar"},
 		{"city_aerial", checkAppearAndGo, ""},
+		{"city_aerial", checkAppearAndGo, "tunnel"},
 		{"unreachable", checkUnreachable, ""},
 		{"goal_change", checkGoalChange, ""},
 		{"hostile", checkHostile, ""},
