@@ -188,7 +188,9 @@ func (g *PortalGraph) edge(n, v, r planners.NodeID) planners.Edge {
 
 // Heuristic implements planners.Graph: the octile distance, which no
 // edge undercuts (weights are at least 1).
-func (g *PortalGraph) Heuristic(a, b planners.NodeID) float64 { return OctileLength(g.point(a), g.point(b)) }
+func (g *PortalGraph) Heuristic(a, b planners.NodeID) float64 {
+	return OctileLength(g.point(a), g.point(b))
+}
 
 // Passable implements planners.Graph.
 func (g *PortalGraph) Passable(planners.NodeID) bool { return true }
