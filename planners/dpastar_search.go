@@ -41,12 +41,8 @@ func (s *dpaState) index(n NodeID) int {
 // search is A* from start to goal with a closed list (safe with the
 // graph's consistent heuristic, as in the paper's Section V) and the
 // pruning rules of mode. The numbers in comments are the lines of the
-// paper's Algorithm 1 (A1) and Algorithm 2 (A2). On a *Lattice it takes
-// searchLattice, which finds the same paths with the same expansions.
+// paper's Algorithm 1 (A1) and Algorithm 2 (A2).
 func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, dst []NodeID, began time.Time) (Result, error) {
-	if l, ok := d.g.(*Lattice); ok {
-		return d.searchLattice(ctx, l, mode, start, goal, dst, began)
-	}
 	g, st := d.g, &d.st
 	h0 := g.Heuristic(start, goal)
 	d.begin(start, h0)

@@ -115,11 +115,11 @@ func requireDPACost(t *testing.T, want, got float64, msgAndArgs ...any) {
 // off the path and deleted again; after every change DPA* must cost what
 // A* from scratch costs from the robot's node, with legal moves, and
 // report the scenario the path and region imply. It returns how often
-// each scenario occurred. d is the planner under test, on wd.l.
-func runDPAWalk(t *testing.T, wd *dpaWorld, d dpaPlanner, rng *rand.Rand, changes, maxBoxes int) map[DPAScenario]int {
+// each scenario occurred.
+func runDPAWalk(t *testing.T, wd *dpaWorld, rng *rand.Rand, changes, maxBoxes int) map[DPAScenario]int {
 	ctx := context.Background()
 	l := wd.l
-	a := NewAStar(l)
+	d, a := NewDPAStar(l), NewAStar(l)
 	seen := map[DPAScenario]int{}
 
 	// newRoute picks a goal reachable from start and plans to it.
@@ -217,7 +217,7 @@ func runDPAWalk(t *testing.T, wd *dpaWorld, d dpaPlanner, rng *rand.Rand, change
 func TestDPAStarWalk2D(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	wd := newDPAWorld(t, rng, 64, 48, 1, 0.08, true)
-	seen := runDPAWalk(t, wd, NewDPAStar(wd.l), rng, 3000, 6)
+	seen := runDPAWalk(t, wd, rng, 3000, 6)
 	t.Logf("scenarios: %v", seen)
 	for s := InsertionUnaffected; s <= DeletionAffected; s++ {
 		require.Positive(t, seen[s], "%v", s)
@@ -228,7 +228,7 @@ func TestDPAStarWalk2D(t *testing.T) {
 func TestDPAStarWalk3D(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	wd := newDPAWorld(t, rng, 18, 16, 10, 0.1, false)
-	seen := runDPAWalk(t, wd, NewDPAStar(wd.l), rng, 2000, 8)
+	seen := runDPAWalk(t, wd, rng, 2000, 8)
 	t.Logf("scenarios: %v", seen)
 	for s := InsertionUnaffected; s <= DeletionAffected; s++ {
 		require.Positive(t, seen[s], "%v", s)
