@@ -55,6 +55,17 @@ func TestMissions(t *testing.T) {
 	}
 }
 
+// withPlanner writes a copy of the parameter file params with parameter
+// planner set, in a temporary directory of tb's, and returns its path.
+func withPlanner(tb testing.TB, params, planner string) string {
+	tb.Helper()
+	text, err := os.ReadFile(params)
+	require.NoError(tb, err)
+	out := filepath.Join(tb.TempDir(), "params.yaml")
+	require.NoError(tb, os.WriteFile(out, append(text, "    planner: "+planner+"\n"...), 0o644))
+	return out
+}
+
 // runMission runs scenarios/NAME.yaml with config/sim_NAME.yaml, and
 // planner if not "", and returns its log.
 func runMission(t *testing.T, domain uint32, name, planner string) *sim.Log {
@@ -62,10 +73,7 @@ func runMission(t *testing.T, domain uint32, name, planner string) *sim.Log {
 	logPath := filepath.Join(t.TempDir(), "mission.log")
 	params := filepath.Join(repoRoot, "config", "sim_"+name+".yaml")
 	if planner != "" {
-		text, err := os.ReadFile(params)
-		require.NoError(t, err)
-		params = filepath.Join(t.TempDir(), "params.yaml")
-		require.NoError(t, os.WriteFile(params, append(text, "    planner: "+planner+"\n"...), 0o644))
+		params = withPlanner(t, params, planner)
 	}
 	nav := launchFile(t, domain, []string{"NAVSIM_LOG=" + logPath}, []string{"-exit-on-first"}, "navnode_sim.launch.xml",
 		"scenario:="+filepath.Join(repoRoot, "scenarios", name+".yaml"),

@@ -20,8 +20,15 @@ import (
 // and the median over missions of navnode's median repair time:
 //
 //	scripts/netns go test -run '^$' -bench Soak -benchtime 200x -timeout 3h ./test/node/
+//
+// NAVNODE_SOAK_PLANNER=tunnel (or another planner parameter value) runs
+// the missions with that planner instead of config/sim_soak.yaml's.
 func BenchmarkSoak(b *testing.B) {
 	const parallel = 2
+	params := filepath.Join(repoRoot, "config", "sim_soak.yaml")
+	if p := os.Getenv("NAVNODE_SOAK_PLANNER"); p != "" {
+		params = withPlanner(b, params, p)
+	}
 	seeds := make(chan int)
 	var mu sync.Mutex
 	var outcomes []*sim.Outcome
@@ -32,7 +39,7 @@ func BenchmarkSoak(b *testing.B) {
 		go func() {
 			defer wg.Done()
 			for seed := range seeds {
-				o, err := soakMission(b, domainBase+40+uint32(w), seed)
+				o, err := soakMission(b, domainBase+40+uint32(w), seed, params)
 				mu.Lock()
 				if err != nil {
 					failures = append(failures, fmt.Sprintf("seed %d: %v", seed, err))
@@ -76,8 +83,9 @@ func BenchmarkSoak(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// soakMission runs one soak mission with seed and returns its outcome.
-func soakMission(b *testing.B, domain uint32, seed int) (*sim.Outcome, error) {
+// soakMission runs one soak mission with seed and the robot's parameter
+// file params, and returns its outcome.
+func soakMission(b *testing.B, domain uint32, seed int, params string) (*sim.Outcome, error) {
 	dir, err := os.MkdirTemp("", "soak-")
 	if err != nil {
 		return nil, err
@@ -86,7 +94,7 @@ func soakMission(b *testing.B, domain uint32, seed int) (*sim.Outcome, error) {
 	logPath := filepath.Join(dir, "mission.log")
 	nav := launchFile(b, domain, []string{"NAVSIM_LOG=" + logPath, fmt.Sprintf("NAVSIM_SEED=%d", seed)}, []string{"-exit-on-first"},
 		"navnode_sim.launch.xml", "scenario:="+filepath.Join(repoRoot, "scenarios", "soak.yaml"),
-		"robot_params_file:="+filepath.Join(repoRoot, "config", "sim_soak.yaml"))
+		"robot_params_file:="+params)
 	werr := nav.wait(3 * time.Minute)
 	f, err := os.Open(logPath)
 	if err != nil {
