@@ -41,6 +41,31 @@ func clutter200(tb testing.TB) *voxel.Map {
 	return m
 }
 
+// benchLoop returns a loop with strategy s over clutter200's volume
+// above the floor, following its path from one corner to the other.
+func benchLoop(b *testing.B, m *voxel.Map, s Strategy) *Loop {
+	l, err := New(m, Config{Strategy: s, Volume: voxel.Box{Min: voxel.Key{Z: 1}, Max: voxel.Key{X: 199, Y: 199, Z: 39}}})
+	require.NoError(b, err)
+	require.NoError(b, l.SetPose(vec(0.5, 0.5, 1.5)))
+	require.NoError(b, l.SetGoal(vec(19.5, 19.5, 1.5)))
+	require.Equal(b, Following, l.Tick(context.Background()).Status)
+	return l
+}
+
+// benchEvent applies event i to m, into cs: for even i a 0.5 m box on a
+// voxel of the middle third of the path raw, for odd i its deletion.
+func benchEvent(b *testing.B, m *voxel.Map, cs *voxel.ChangeSet, rng *rand.Rand, raw []voxel.Key, i int) {
+	var u voxel.Update = voxel.DeleteShape{ID: "event"}
+	if i%2 == 0 {
+		k := raw[len(raw)/3+rng.IntN(len(raw)/3)]
+		u = voxel.PutShape{ID: "event", Solid: &voxel.BoxShape{
+			Pose: voxel.Pose{Position: m.Frame().Center(k), Orientation: voxel.Identity}, Size: vec(0.5, 0.5, 0.5)}}
+	}
+	if err := m.ApplyInto(cs, u); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // BenchmarkRepair: one op is one event on the path in clutter200, a
 // 0.5 m box put on a voxel of the middle third of the current path or
 // deleted again, handed to a D* Lite loop and to an A* loop (the
@@ -50,18 +75,7 @@ func clutter200(tb testing.TB) *voxel.Map {
 // (lattice update and the planner's Update).
 func BenchmarkRepair(b *testing.B) {
 	m := clutter200(b)
-	cfg := Config{Volume: voxel.Box{Min: voxel.Key{Z: 1}, Max: voxel.Key{X: 199, Y: 199, Z: 39}}}
-	mk := func(s Strategy) *Loop {
-		c := cfg
-		c.Strategy = s
-		l, err := New(m, c)
-		require.NoError(b, err)
-		require.NoError(b, l.SetPose(vec(0.5, 0.5, 1.5)))
-		require.NoError(b, l.SetGoal(vec(19.5, 19.5, 1.5)))
-		require.Equal(b, Following, l.Tick(context.Background()).Status)
-		return l
-	}
-	d, a := mk(DStarLite), mk(AStar)
+	d, a := benchLoop(b, m, DStarLite), benchLoop(b, m, AStar)
 	rng := rand.New(rand.NewPCG(22, 23))
 	cs := new(voxel.ChangeSet)
 	var dTime, dUpdate, aTime time.Duration
@@ -69,15 +83,7 @@ func BenchmarkRepair(b *testing.B) {
 	raw := d.Tick(context.Background()).Raw
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		var u voxel.Update = voxel.DeleteShape{ID: "event"}
-		if i%2 == 0 {
-			k := raw[len(raw)/3+rng.IntN(len(raw)/3)]
-			u = voxel.PutShape{ID: "event", Solid: &voxel.BoxShape{
-				Pose: voxel.Pose{Position: m.Frame().Center(k), Orientation: voxel.Identity}, Size: vec(0.5, 0.5, 0.5)}}
-		}
-		if err := m.ApplyInto(cs, u); err != nil {
-			b.Fatal(err)
-		}
+		benchEvent(b, m, cs, rng, raw, i)
 		began := time.Now()
 		d.Changed(cs)
 		dUpdate += time.Since(began)
@@ -117,18 +123,7 @@ func BenchmarkRepair(b *testing.B) {
 // A*'s.
 func BenchmarkTunnel(b *testing.B) {
 	m := clutter200(b)
-	cfg := Config{Volume: voxel.Box{Min: voxel.Key{Z: 1}, Max: voxel.Key{X: 199, Y: 199, Z: 39}}}
-	mk := func(s Strategy) *Loop {
-		c := cfg
-		c.Strategy = s
-		l, err := New(m, c)
-		require.NoError(b, err)
-		require.NoError(b, l.SetPose(vec(0.5, 0.5, 1.5)))
-		require.NoError(b, l.SetGoal(vec(19.5, 19.5, 1.5)))
-		require.Equal(b, Following, l.Tick(context.Background()).Status)
-		return l
-	}
-	tn, a := mk(Tunnel), mk(AStar)
+	tn, a := benchLoop(b, m, Tunnel), benchLoop(b, m, AStar)
 	rng := rand.New(rand.NewPCG(22, 23))
 	cs := new(voxel.ChangeSet)
 	var tTime, aTime, meshTime time.Duration
@@ -136,15 +131,7 @@ func BenchmarkTunnel(b *testing.B) {
 	over, worst := 0.0, 0.0
 	raw := a.Tick(context.Background()).Raw
 	for i := 0; b.Loop(); i++ {
-		var u voxel.Update = voxel.DeleteShape{ID: "event"}
-		if i%2 == 0 {
-			k := raw[len(raw)/3+rng.IntN(len(raw)/3)]
-			u = voxel.PutShape{ID: "event", Solid: &voxel.BoxShape{
-				Pose: voxel.Pose{Position: m.Frame().Center(k), Orientation: voxel.Identity}, Size: vec(0.5, 0.5, 0.5)}}
-		}
-		if err := m.ApplyInto(cs, u); err != nil {
-			b.Fatal(err)
-		}
+		benchEvent(b, m, cs, rng, raw, i)
 		began := time.Now()
 		tn.Changed(cs)
 		out := tn.Tick(context.Background())

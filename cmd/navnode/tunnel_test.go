@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/golang/geo/r3"
 	"github.com/stretchr/testify/require"
 
 	"github.com/navnode/navnode/costmap/voxel"
@@ -22,22 +21,15 @@ func TestPlannerTunnel(t *testing.T) {
 	ctx := context.Background()
 	p := testParams()
 	p.Planner, p.TunnelWidth = "tunnel", 0.4
-	w, err := newWorld(p)
-	require.NoError(t, err)
+	w := following(t, p)
 	require.Equal(t, replanner.Tunnel, w.loop.Config().Strategy)
 	require.Equal(t, 0.4, w.loop.Config().TunnelWidth)
-	require.NoError(t, w.setPose(r3.Vector{X: -5, Y: 0.05, Z: 1.05}))
-	require.NoError(t, w.setGoal(r3.Vector{X: 5, Y: 0.05, Z: 1.05}))
-	out, _ := w.tick(ctx)
-	require.Equal(t, replanner.Following, out.Status)
 	before, _ := w.loop.TunnelStats()
 	require.Positive(t, before.Regions)
 
-	_, err = w.apply(voxel.PutShape{ID: "box", Solid: &voxel.BoxShape{
-		Pose: voxel.Pose{Position: r3.Vector{Y: 0.05, Z: 1.05}, Orientation: voxel.Identity},
-		Size: r3.Vector{X: 0.4, Y: 0.4, Z: 0.4}}})
+	_, err := w.apply(boxOnPath)
 	require.NoError(t, err)
-	out, _ = w.tick(ctx)
+	out, _ := w.tick(ctx)
 	require.Equal(t, replanner.Following, out.Status)
 	require.True(t, out.Replanned)
 	for _, k := range out.Raw[1:] { // the robot's own voxel aside
