@@ -89,8 +89,8 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 	if !(w >= 1) || math.IsInf(w, 0) {
 		return Result{}, fmt.Errorf("planners: A* weight %v: want ≥ 1", w)
 	}
-	if l, ok := a.g.(*Lattice); ok && a.cells.reset(l) {
-		return a.planLattice(ctx, l, start, goal, w, dst, began)
+	if l, allowed, ok := latticeOf(a.g); ok && a.cells.reset(l) {
+		return a.planLattice(ctx, l, allowed, start, goal, w, dst, began)
 	}
 	g, st := a.g, &a.st
 	st.reset(g.NumNodes())

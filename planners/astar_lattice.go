@@ -8,18 +8,33 @@ import (
 )
 
 // A* takes a fast path when its graph is a *Lattice itself (the concrete
-// type, not a type embedding one: a wrapper that masks cells or changes
-// costs must be searched through its own methods). It checks once per
-// query and then expands cells straight from the lattice's bitmap
-// (legalMoves), computes the heuristic from the cached goal cell, and
-// keeps its state in brick pages (brickState): no interface call,
-// division or full-map allocation per expansion. The incremental
-// planners use the same test to compute the heuristic from cached cells.
+// type, not a type embedding one: a wrapper that changes costs must be
+// searched through its own methods), or a *Masked over one, whose allowed
+// set it reads itself. It checks once per query and then expands cells
+// straight from the lattice's bitmap (legalMoves), computes the heuristic
+// from the cached goal cell, and keeps its state in brick pages
+// (brickState): no interface call, division or full-map allocation per
+// expansion. The incremental planners use the same test to compute the
+// heuristic from cached cells.
+
+// latticeOf returns the lattice g searches, and the allowed set of a
+// *Masked over it (nil for a *Lattice), or false when g is neither.
+func latticeOf(g Graph) (*Lattice, []uint64, bool) {
+	switch g := g.(type) {
+	case *Lattice:
+		return g, nil, true
+	case *Masked:
+		l, ok := g.G.(*Lattice)
+		return l, g.Allowed, ok
+	}
+	return nil, nil, false
+}
 
 // planLattice is Plan on a lattice, with start and goal checked, the
-// weight w validated and a.cells reset for l. It finds the same costs as
-// the generic search; only the order among nodes of equal f can differ.
-func (a *AStar) planLattice(ctx context.Context, l *Lattice, start, goal NodeID, w float64, dst []NodeID, began time.Time) (Result, error) {
+// weight w validated and a.cells reset for l; with allowed not nil, only
+// through the nodes it holds (see Masked). It finds the same costs as the
+// generic search; only the order among nodes of equal f can differ.
+func (a *AStar) planLattice(ctx context.Context, l *Lattice, allowed []uint64, start, goal NodeID, w float64, dst []NodeID, began time.Time) (Result, error) {
 	st, open := &a.cells, &a.cellOpen
 	open.items = open.items[:0]
 	W, H := l.W, l.H
@@ -57,6 +72,9 @@ func (a *AStar) planLattice(ctx context.Context, l *Lattice, start, goal NodeID,
 		page, inBrick := st.pages[hu>>brickCellBits], st.movesInBrick(hu)
 		for legal := l.legalMoves(int32(u), x, y, z); legal != 0; legal &= legal - 1 {
 			m := bits.TrailingZeros32(legal)
+			if allowed != nil && !inSet(allowed, u+NodeID(l.step[m])) {
+				continue
+			}
 			mv := &latticeMoves[m]
 			c := mv.length
 			if weights != nil {

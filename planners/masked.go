@@ -3,8 +3,9 @@ package planners
 import "fmt"
 
 // Masked is a Graph restricted to a set of allowed nodes: a node outside
-// the set is not Passable and has no edges, and no edge leads to it. It
-// is how a fine search is kept inside a tunnel around a coarse route
+// the set is not Passable and has no edges, and no edge leads to it (A*
+// searches a Masked Lattice on its lattice fast path). It is how a fine
+// search is kept inside a tunnel around a coarse route
 // (Kapadia et al., section 6.3: succ and pred consider only the states in
 // the tunnel). Only nodes are removed: the edges left between allowed
 // nodes are the wrapped graph's, so on a Lattice a diagonal move between
@@ -31,9 +32,13 @@ func NewMasked(g Graph, allowed []uint64) *Masked {
 }
 
 // In reports whether n is in the allowed set.
-func (m *Masked) In(n NodeID) bool {
+func (m *Masked) In(n NodeID) bool { return inSet(m.Allowed, n) }
+
+// inSet reports whether bit n of the set is set; bits past its end are
+// not.
+func inSet(set []uint64, n NodeID) bool {
 	w := uint(n) >> 6
-	return w < uint(len(m.Allowed)) && m.Allowed[w]&(1<<(uint(n)&63)) != 0
+	return w < uint(len(set)) && set[w]&(1<<(uint(n)&63)) != 0
 }
 
 // NumNodes implements Graph.

@@ -181,3 +181,54 @@ func TestMaskedAllocs(t *testing.T) {
 	})
 	require.Zero(t, allocs)
 }
+
+// TestAStarMaskedFastPath: A* on a Masked Lattice takes the lattice fast
+// path; on random lattices and masks (a tunnel-like band, or random
+// cells), with the mask changing between queries, it finds the costs, and
+// reports the failures, of A* on the same Masked through the Graph
+// interface, and its paths keep to the mask.
+func TestAStarMaskedFastPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	ctx := context.Background()
+	for i := range 120 {
+		w, h, d := 2+rng.IntN(30), 2+rng.IntN(30), 1+rng.IntN(12)
+		l, err := NewLattice(w, h, d, d == 1)
+		require.NoError(t, err)
+		for n := range NodeID(l.NumNodes()) {
+			l.SetBlocked(n, rng.Float64() < 0.15)
+			if i%3 == 1 {
+				l.SetWeight(n, 1+rng.Float32()*2)
+			}
+		}
+		m := NewMasked(l, make([]uint64, (l.NumNodes()+63)/64))
+		fast, slow := NewAStar(m), NewAStar(graphOnly{m})
+		_, _, ok := latticeOf(m)
+		require.True(t, ok)
+		for q := range 15 {
+			clear(m.Allowed)
+			band := rng.IntN(2) == 0
+			cy := rng.IntN(h)
+			for n := range NodeID(l.NumNodes()) {
+				_, y, _ := l.Cell(n)
+				if band && abs(int32(cy)-y) <= 2 || !band && rng.Float64() < 0.7 {
+					m.Allowed[n>>6] |= 1 << (n & 63)
+				}
+			}
+			start, goal := NodeID(rng.IntN(l.NumNodes())), NodeID(rng.IntN(l.NumNodes()))
+			want, werr := slow.Plan(ctx, start, goal, nil)
+			got, err := fast.Plan(ctx, start, goal, nil)
+			what := []any{"case %d query %d: %d×%d×%d band %v", i, q, w, h, d, band}
+			if werr != nil {
+				require.Error(t, err, what...)
+				require.Equal(t, werr.Error()[:20], err.Error()[:20], what...) // the same kind of failure
+				continue
+			}
+			require.NoError(t, err, what...)
+			require.InDelta(t, want.Cost, got.Cost, 1e-9*max(1, want.Cost), what...)
+			require.InDelta(t, got.Cost, pathCost(t, l, got.Path), 1e-9*max(1, got.Cost), what...)
+			for _, n := range got.Path {
+				require.True(t, m.In(n), what...)
+			}
+		}
+	}
+}
