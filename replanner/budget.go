@@ -56,3 +56,20 @@ func (c *sliceContext) Err() error {
 	}
 	return err
 }
+
+// renew gives the next search under c a first poll of its own, as long
+// as c has not ended: a strategy that runs several searches in one Tick
+// (the tunnel: a coarse route, then fine searches) gives each at least
+// one interval, so that each progresses however short the Budget.
+func (c *sliceContext) renew() {
+	if c.err == nil {
+		c.polled = false
+	}
+}
+
+// renew renews ctx if it is a slice.
+func renew(ctx context.Context) {
+	if c, ok := ctx.(*sliceContext); ok {
+		c.renew()
+	}
+}

@@ -59,7 +59,9 @@ const (
 	// then runs A* on the lattice confined to the cells within
 	// Config.TunnelWidth of the straightened mesh route (Kapadia et al.'s
 	// multi-domain tunnel); when the tunnel holds no path its width
-	// doubles, up to the whole lattice. Every search starts afresh. Its
+	// doubles, up to the whole lattice. Every search starts afresh, so,
+	// as A*, a search longer than the Budget never finishes (each of its
+	// searches gets at least one deadline-check interval per Tick). Its
 	// paths are legal but not always optimal (Output.Epsilon +Inf) unless
 	// the search took the whole lattice.
 	Tunnel

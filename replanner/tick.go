@@ -35,9 +35,10 @@ type Output struct {
 	// the robot off its path's cells or AD* improving its bound.
 	Repair bool
 	// Epsilon bounds the path's suboptimality: RawCost ≤ Epsilon ·
-	// optimal. 1 but for AD* still improving, and +Inf for a previous
-	// path kept, still legal, after a change while its repair ran out of
-	// time.
+	// optimal. 1 but for AD* still improving, and +Inf (no bound known)
+	// for a previous path kept, still legal, after a change while its
+	// repair ran out of time, and for the Tunnel strategy's paths but
+	// those it can show optimal.
 	Epsilon float64
 	// Stats are the planner's for this Tick (zero without a search), and
 	// RepairTime the time spent searching.

@@ -119,22 +119,42 @@ func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []
 		return planners.Result{}, err
 	}
 	var total planners.Stats
-	for w := t.width; ok && w < t.widest; w *= 2 {
+	for w := t.width; ok && w < t.widest; w = max(2*w, minTunnelWidth) {
 		t.confine(w)
+		renew(ctx)
 		res, err := t.fine.Plan(ctx, start, goal, dst)
 		total = addStats(total, res.Stats)
 		if !errors.Is(err, planners.ErrNoPath) {
-			t.stats.Width = w
 			res.Stats = total
-			res.Stats.Epsilon = math.Inf(1) // optimal in the tunnel only: no bound
+			if err == nil {
+				t.stats.Width = w
+				res.Stats.Epsilon = t.bound(start, goal, res.Cost)
+			}
 			return res, err
 		}
 		t.stats.Retries++
 	}
-	t.stats.Width = math.Inf(1)
+	renew(ctx)
 	res, err := t.whole.Plan(ctx, start, goal, dst)
 	res.Stats = addStats(total, res.Stats)
+	if err == nil {
+		t.stats.Width = math.Inf(1)
+	}
 	return res, err
+}
+
+// minTunnelWidth, cells, is the least width a tunnel widens to: from a
+// width that rounds to nothing, doubling would never get anywhere.
+const minTunnelWidth = 0.5
+
+// bound is the ε of a tunnel path from start to goal of cost c: optimal
+// in the tunnel only, so unknown (+Inf), unless c is the heuristic's
+// lower bound (a straight run, or start = goal), which makes it optimal.
+func (t *tunnel) bound(start, goal planners.NodeID, c float64) float64 {
+	if c <= t.g.Heuristic(start, goal)*(1+1e-12) {
+		return 1
+	}
+	return math.Inf(1)
 }
 
 // centreLine sets t.line to the straightened mesh route from start to
