@@ -17,8 +17,8 @@ import (
 // `make demo` and users start them. navsim flies or drives the robot
 // along navnode's plan through the scenario and exits with status 0 when
 // the outcome is what the scenario expects; the test reads its mission
-// log and checks the rest. depot_box runs a second time with planner
-// dpastar, and city_aerial with planner tunnel.
+// log and checks the rest. depot_box runs again with planners dpastar
+// and tunnel (ground), and city_aerial with planner tunnel (aerial).
 func TestMissions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: closed-loop missions take about two minutes")
@@ -30,6 +30,7 @@ func TestMissions(t *testing.T) {
 	}{
 		{"depot_box", checkRepaired, ""},
 		{"depot_box", checkRepaired, "dpastar"},
+		{"depot_box", checkRepaired, "tunnel"},
 		{"city_aerial", checkAppearAndGo, ""},
 		{"city_aerial", checkAppearAndGo, "tunnel"},
 		{"unreachable", checkUnreachable, ""},
