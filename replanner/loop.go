@@ -116,6 +116,26 @@ func (l *Loop) TunnelStats() (TunnelStats, bool) {
 	return l.tunnel.stats, true
 }
 
+// TunnelRoute appends to dst[:0] the centre line of the Tunnel strategy's
+// last search, metres in the map frame (ground: on the floor layer), from
+// the robot's voxel to the goal's; nothing with another strategy, before
+// the first search, or when the mesh had no route.
+func (l *Loop) TunnelRoute(dst []r3.Vector) []r3.Vector {
+	dst = dst[:0]
+	if l.tunnel == nil || !l.tunnel.lined {
+		return dst
+	}
+	f := l.frame
+	for _, p := range l.tunnel.line {
+		dst = append(dst, l.project(r3.Vector{
+			X: f.Origin.X + (p[0]+0.5)*f.Resolution,
+			Y: f.Origin.Y + (p[1]+0.5)*f.Resolution,
+			Z: f.Origin.Z + (p[2]+0.5)*f.Resolution,
+		}))
+	}
+	return dst
+}
+
 // Config returns the loop's configuration, defaults filled in and the
 // strategy resolved.
 func (l *Loop) Config() Config { return l.cfg }

@@ -33,6 +33,7 @@ type tunnel struct {
 	whole   *planners.AStar      // on the lattice: the last resort, exact
 	cells   []planners.NodeID    // the nodes set in mask.Allowed
 	line    [][3]float64         // the tunnel's centre line, in voxel keys (a voxel's centre at its key)
+	lined   bool                 // line is the last search's: it found a mesh route
 	route   []planners.NodeID    // the coarse path
 	regions []planners.NodeID    // the regions it crosses
 
@@ -115,6 +116,7 @@ func (t *tunnel) update(cs *voxel.ChangeSet) {
 func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []planners.NodeID) (planners.Result, error) {
 	t.stats.Retries, t.stats.CoarseNodes = 0, 0
 	ok, err := t.centreLine(ctx, start, goal)
+	t.lined = ok
 	if err != nil {
 		return planners.Result{}, err
 	}

@@ -33,6 +33,10 @@ func (n *navnode) publishPlan(w *world, out replanner.Output) {
 		n.log.Warn("publishing plan", zap.Error(err))
 	}
 	m := rosconv.PlanMarkers(out.Path, w.start(), w.goal(), n.p.MapFrame, now)
+	if w.loop.Config().Strategy == replanner.Tunnel {
+		w.route = w.loop.TunnelRoute(w.route)
+		m.Markers = append(m.Markers, rosconv.RouteMarker(w.route, n.p.MapFrame, now))
+	}
 	if err := n.markers.Publish(&m); err != nil {
 		n.log.Warn("publishing markers", zap.Error(err))
 	}

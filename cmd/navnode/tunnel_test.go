@@ -5,11 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang/geo/r3"
 	"github.com/stretchr/testify/require"
 
 	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/internal/rosconv"
 	"github.com/navnode/navnode/msgs/diagnostic_msgs"
 	"github.com/navnode/navnode/msgs/std_msgs"
+	"github.com/navnode/navnode/msgs/visualization_msgs"
 	"github.com/navnode/navnode/replanner"
 )
 
@@ -36,6 +39,15 @@ func TestPlannerTunnel(t *testing.T) {
 		c := w.vm.Cost(k)
 		require.True(t, c != voxel.Lethal && c != voxel.Inscribed, "the path crosses the box at %v", k)
 	}
+	route := w.loop.TunnelRoute(nil)
+	require.GreaterOrEqual(t, len(route), 2)
+	require.Less(t, route[0].Distance(r3.Vector{X: -5, Y: 0.05, Z: 1.05}), 0.1, "the route starts at the robot's voxel")
+	require.Less(t, route[len(route)-1].Distance(r3.Vector{X: 5, Y: 0.05, Z: 1.05}), 0.1, "the route ends at the goal's voxel")
+	m := rosconv.RouteMarker(route, "map", 0)
+	require.Equal(t, visualization_msgs.Marker_LINE_STRIP, m.Type)
+	require.Equal(t, visualization_msgs.Marker_ADD, m.Action)
+	require.Len(t, m.Points, len(route))
+	require.Equal(t, visualization_msgs.Marker_DELETE, rosconv.RouteMarker(nil, "map", 0).Action)
 	after, _ := w.loop.TunnelStats()
 	require.Positive(t, after.Tiles, "the box rebuilt no tile of the mesh")
 	require.NotEqual(t, before.Regions, after.Regions, "the box changed no region")

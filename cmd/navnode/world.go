@@ -33,6 +33,7 @@ type world struct {
 
 	out       replanner.Output // the last tick's
 	published []r3.Vector      // the last plan published
+	route     []r3.Vector      // the tunnel planner's mesh route, for its marker
 	sent      bool             // whether a plan was published yet
 	lastStat  replanner.Status
 	robot     r3.Vector // the robot's position, when poseAt is set

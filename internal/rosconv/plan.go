@@ -51,6 +51,7 @@ const (
 	PathMarkerID  = 0    // LINE_STRIP of the path
 	StartMarkerID = 1    // SPHERE at the start
 	GoalMarkerID  = 2    // SPHERE at the goal
+	RouteMarkerID = 3    // LINE_STRIP of the tunnel planner's mesh route
 	PathWidth     = 0.05 // line width, metres
 	EndDiameter   = 0.3  // start and goal spheres, metres
 )
@@ -90,4 +91,23 @@ func PlanMarkers(path []r3.Vector, start, goal *r3.Vector, frame string, stamp t
 	s := sphere(StartMarkerID, start, std_msgs.ColorRGBA{G: 0.4, B: 1, A: 1})
 	g := sphere(GoalMarkerID, goal, std_msgs.ColorRGBA{R: 1, A: 1})
 	return visualization_msgs.MarkerArray{Markers: []visualization_msgs.Marker{line, s, g}}
+}
+
+// RouteMarker returns the tunnel planner's mesh route as an orange
+// LINE_STRIP in namespace PlanNamespace (deleted when it has fewer than
+// two points), in frame at stamp.
+func RouteMarker(route []r3.Vector, frame string, stamp time.Duration) visualization_msgs.Marker {
+	m := visualization_msgs.NewMarker()
+	m.Header, m.Ns, m.ID, m.Type = Header(frame, stamp), PlanNamespace, RouteMarkerID, visualization_msgs.Marker_LINE_STRIP
+	m.Scale = geometry_msgs.Vector3{X: PathWidth / 2, Y: PathWidth / 2, Z: PathWidth / 2}
+	m.Color = std_msgs.ColorRGBA{R: 1, G: 0.55, A: 0.8}
+	if len(route) < 2 {
+		m.Action = visualization_msgs.Marker_DELETE
+		return m
+	}
+	m.Points = make([]geometry_msgs.Point, len(route))
+	for i, p := range route {
+		m.Points[i] = Point(p)
+	}
+	return m
 }
