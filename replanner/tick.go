@@ -64,9 +64,15 @@ func (l *Loop) Tick(ctx context.Context) Output {
 	// A search left unfinished goes on only while there is a goal to plan
 	// to from a usable start: not Idle, Reached, Blocked or Unreachable.
 	searching := out.Status == Planning || out.Status == Following
-	out.Pending = searching && (l.stale || out.Epsilon > 1 && l.tunnel == nil)
+	out.Pending = searching && (l.stale || l.improvable(out.Epsilon))
 	return out
 }
+
+// improvable reports whether searching again, with nothing changed,
+// could lower a path's bound eps: AD* above ε = 1. (The other strategies
+// publish a bound above 1 only for a path kept while a search is
+// unfinished, or, the tunnel, for a search that is finished.)
+func (l *Loop) improvable(eps float64) bool { return eps > 1 && l.adstar != nil }
 
 // tick is Tick but for Output.Pending.
 func (l *Loop) tick(ctx context.Context) Output {
@@ -104,7 +110,7 @@ func (l *Loop) tick(ctx context.Context) Output {
 		out.Status = Unreachable // nothing changed since the search that found no path
 		return out
 	}
-	if at >= 0 && !l.newGoal && !l.affected && !l.fell && !l.stale && (l.eps <= 1 || l.tunnel != nil) {
+	if at >= 0 && !l.newGoal && !l.affected && !l.fell && !l.stale && !l.improvable(l.eps) {
 		l.path.head = at // DPA*'s scenario 1: the remaining path is still optimal
 		l.since.reset()
 		return l.following(out, from, false)

@@ -24,6 +24,7 @@ type tunnel struct {
 	mesh   *navmesh.Mesh
 	delta  navmesh.Delta
 	width  float64 // the first width tried, cells
+	res    float64 // metres per cell
 	widest float64 // a width that holds the whole lattice
 
 	portals *navmesh.PortalGraph // kept in step with mesh; nil until the first search
@@ -47,7 +48,7 @@ type TunnelStats struct {
 	MeshUpdate  time.Duration // the last change set's mesh update (or rebuild)
 	Tiles       int           // tiles that update rebuilt
 	Rebuilds    int           // times the mesh was built afresh to drop regions no longer live
-	Width       float64       // the width, cells, the last search found its path in; +Inf: the whole lattice
+	Width       float64       // the width, metres, the last search found its path in; +Inf: the whole lattice
 	Retries     int           // times the last search doubled the width
 	CoarseNodes int           // portal-graph expansions of the last search
 }
@@ -75,15 +76,15 @@ func (s latticeCells) Cost(k voxel.Key) voxel.Cost {
 }
 
 // newTunnel builds the mesh over g's box, tile edge tile cells, with a
-// first tunnel width of width cells.
-func newTunnel(g *lattice, width float64, tile int32) (*tunnel, error) {
+// first tunnel width of width metres, res metres a cell.
+func newTunnel(g *lattice, width, res float64, tile int32) (*tunnel, error) {
 	cfg := navmesh.Config{Mode: navmesh.Aerial, Bounds: g.box, Tile: tile}
 	began := time.Now()
 	mesh, err := navmesh.New(latticeCells{g}, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("navigation mesh: %w", err)
 	}
-	t := &tunnel{g: g, cfg: cfg, mesh: mesh, width: width}
+	t := &tunnel{g: g, cfg: cfg, mesh: mesh, width: width / res, res: res}
 	t.stats.MeshUpdate, t.stats.Regions = time.Since(began), mesh.NumRegions()
 	t.widest = math.Sqrt(float64(g.W)*float64(g.W)+float64(g.H)*float64(g.H)+float64(g.D)*float64(g.D)) + 1
 	t.mask = planners.NewMasked(g.Lattice, make([]uint64, (g.NumNodes()+63)/64))
@@ -129,7 +130,7 @@ func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []
 		if !errors.Is(err, planners.ErrNoPath) {
 			res.Stats = total
 			if err == nil {
-				t.stats.Width = w
+				t.stats.Width = w * t.res
 				res.Stats.Epsilon = t.bound(start, goal, res.Cost)
 			}
 			return res, err

@@ -54,7 +54,7 @@ func TestTunnelNarrow(t *testing.T) {
 			st, ok := l.TunnelStats()
 			require.True(t, ok)
 			require.Positive(t, st.Retries, "a width of 0.01 voxels held a path")
-			require.Greater(t, st.Width, 0.01)
+			require.Greater(t, st.Width, 0.001, "metres")
 			t.Logf("%+v", st)
 		})
 	}

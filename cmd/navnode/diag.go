@@ -122,7 +122,6 @@ type diagState struct {
 	scenario   string                 // DPA*'s last search: its re-planning scenario, or "planned afresh"; "" with other planners
 	tunnel     *replanner.TunnelStats // the tunnel planner's mesh and last search; nil with other planners
 	tfAge      time.Duration          // age of the robot's latest pose, -1 if none
-	resolution float64                // m per voxel
 	pathLen    int
 	goal       string
 }
@@ -157,7 +156,7 @@ func report(c *counters, s *diagState, now time.Time, header std_msgs.Header) *d
 	if t := s.tunnel; t != nil {
 		width := "whole volume"
 		if !math.IsInf(t.Width, 1) {
-			width = strconv.FormatFloat(t.Width*s.resolution, 'g', 4, 64) + " m"
+			width = strconv.FormatFloat(t.Width, 'g', 4, 64) + " m"
 		}
 		planner.Values = append(planner.Values, kv("mesh regions", t.Regions), kv("mesh update", t.MeshUpdate),
 			kv("mesh rebuilds", t.Rebuilds), kv("tunnel width", width), kv("tunnel retries", t.Retries))
