@@ -9,8 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/internal/rosconv"
 	"github.com/navnode/navnode/msgs/diagnostic_msgs"
 	"github.com/navnode/navnode/msgs/std_msgs"
+	"github.com/navnode/navnode/msgs/visualization_msgs"
 	"github.com/navnode/navnode/planners"
 	"github.com/navnode/navnode/replanner"
 )
@@ -64,3 +66,51 @@ func following(t *testing.T, p params) *world {
 var boxOnPath = voxel.PutShape{ID: "box", Solid: &voxel.BoxShape{
 	Pose: voxel.Pose{Position: r3.Vector{Y: 0.05, Z: 1.05}, Orientation: voxel.Identity},
 	Size: r3.Vector{X: 0.4, Y: 0.4, Z: 0.4}}}
+
+// TestPlannerTunnel: with planner tunnel the node keeps a navigation mesh
+// of its planning volume, re-plans round a box in a tunnel of
+// tunnel_width around the mesh route, and diagnostics report the mesh and
+// the tunnel.
+func TestPlannerTunnel(t *testing.T) {
+	ctx := context.Background()
+	p := testParams()
+	p.Planner, p.TunnelWidth = "tunnel", 0.4
+	w := following(t, p)
+	require.Equal(t, replanner.Tunnel, w.loop.Config().Strategy)
+	require.Equal(t, 0.4, w.loop.Config().TunnelWidth)
+	before, _ := w.loop.TunnelStats()
+	require.Positive(t, before.Regions)
+
+	_, err := w.apply(boxOnPath)
+	require.NoError(t, err)
+	out, _ := w.tick(ctx)
+	require.Equal(t, replanner.Following, out.Status)
+	require.True(t, out.Replanned)
+	for _, k := range out.Raw[1:] { // the robot's own voxel aside
+		c := w.vm.Cost(k)
+		require.True(t, c != voxel.Lethal && c != voxel.Inscribed, "the path crosses the box at %v", k)
+	}
+	route := w.loop.TunnelRoute(nil)
+	require.GreaterOrEqual(t, len(route), 2)
+	require.Less(t, route[0].Distance(r3.Vector{X: -5, Y: 0.05, Z: 1.05}), 0.1, "the route starts at the robot's voxel")
+	require.Less(t, route[len(route)-1].Distance(r3.Vector{X: 5, Y: 0.05, Z: 1.05}), 0.1, "the route ends at the goal's voxel")
+	m := rosconv.RouteMarker(route, "map", 0)
+	require.Equal(t, visualization_msgs.Marker_LINE_STRIP, m.Type)
+	require.Equal(t, visualization_msgs.Marker_ADD, m.Action)
+	require.Len(t, m.Points, len(route))
+	require.Equal(t, visualization_msgs.Marker_DELETE, rosconv.RouteMarker(nil, "map", 0).Action)
+	after, _ := w.loop.TunnelStats()
+	require.Positive(t, after.Tiles, "the box rebuilt no tile of the mesh")
+	require.NotEqual(t, before.Regions, after.Regions, "the box changed no region")
+
+	arr := report(newCounters(), w.diagnostics(), time.Now(), std_msgs.Header{})
+	keys := map[string]string{}
+	for _, v := range arr.Status[0].Values {
+		keys[v.Key] = v.Value
+	}
+	require.Equal(t, "tunnel", keys["planner"])
+	require.Contains(t, arr.Status[0].Values, diagnostic_msgs.KeyValue{Key: "tunnel width", Value: "0.4 m"})
+	for _, k := range []string{"mesh regions", "mesh update", "mesh rebuilds", "tunnel retries"} {
+		require.Contains(t, keys, k)
+	}
+}
