@@ -45,6 +45,9 @@ func checkDue(n int) bool { return n%checkEvery == 0 }
 // query reaches and hands the pages on to the next query (brickState):
 // memory follows the largest query, not the map. On other graphs it
 // allocates flat per-node state once (searchState).
+//
+// A search that ran out of time is kept until the next Plan, and Resume
+// goes on with it.
 type AStar struct {
 	Weight float64 // ≥ 1; 0 means 1
 
@@ -53,8 +56,21 @@ type AStar struct {
 	open  openList
 	edges []Edge
 
-	cells    brickState // the lattice fast path's state (planLattice)
+	cells    brickState // the lattice fast path's state (searchLattice)
 	cellOpen cellHeap
+
+	run astarRun
+}
+
+// astarRun is the query of the last Plan: what Resume needs to go on.
+type astarRun struct {
+	cut        bool // the deadline cut the search off: Resume may go on with it
+	from, goal NodeID
+	w          float64
+	lattice    *Lattice // the fast path's lattice (nil: the generic search)
+	allowed    []uint64 // and its Masked set
+	best       NodeID   // the expanded node nearest goal by the heuristic
+	bestH      float64
 }
 
 // NewAStar returns an A* planner over g.
@@ -76,9 +92,11 @@ func checkEnds(g Graph, start, goal NodeID) error {
 
 // Plan searches from start to goal and writes the path into dst's
 // storage. When ctx ends first it returns ErrTimeout with a partial path
-// to the expanded node nearest the goal by the heuristic.
+// to the expanded node nearest the goal by the heuristic, and keeps the
+// search for Resume.
 func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Result, error) {
 	began := time.Now()
+	a.run.cut = false
 	if err := checkEnds(a.g, start, goal); err != nil {
 		return Result{}, err
 	}
@@ -89,22 +107,105 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 	if !(w >= 1) || math.IsInf(w, 0) {
 		return Result{}, fmt.Errorf("planners: A* weight %v: want ≥ 1", w)
 	}
+	h0 := a.g.Heuristic(start, goal)
+	a.run = astarRun{from: start, goal: goal, w: w, best: start, bestH: h0}
+	stats := Stats{Touched: 1, Epsilon: w}
 	if l, allowed, ok := latticeOf(a.g); ok && a.cells.reset(l) {
-		return a.planLattice(ctx, l, allowed, start, goal, w, dst, began)
+		a.run.lattice, a.run.allowed = l, allowed
+		a.cellOpen.items = a.cellOpen.items[:0]
+		hs := a.cells.handle(l.Cell(start))
+		a.cells.cell(hs).meta = cellSeen | noMove
+		a.cellOpen.push(makeCellItem(w*h0, 0, hs), &a.cells)
+		return a.searchLattice(ctx, stats, began, dst)
 	}
-	g, st := a.g, &a.st
-	st.reset(g.NumNodes())
+	st := &a.st
+	st.reset(a.g.NumNodes())
 	a.open.items = a.open.items[:0]
 	st.touch(start)
 	st.g[start] = 0
-	h0 := g.Heuristic(start, goal)
 	a.open.push(heapItem{key: w * h0, tie: 0, id: start}, st.pos)
-	stats := Stats{Touched: 1, Epsilon: w}
-	best, bestH := start, h0
+	return a.search(ctx, stats, began, dst)
+}
+
+// Suspended returns the start of the search the deadline cut off, which
+// Resume can go on with, and false when there is none: the last Plan or
+// Resume finished, failed, or never ran.
+func (a *AStar) Suspended() (NodeID, bool) { return a.run.from, a.run.cut }
+
+// Resume goes on with the search the deadline cut off (see Suspended),
+// from the same start, toward goal: the same goal, or, with Weight 1,
+// another one (the open list is re-keyed for it; the nodes already
+// expanded keep their exact costs from the start). It is exact as Plan is
+// only if the graph has not changed since that Plan; telling is the
+// caller's part. Without a suspended search it returns ErrNoSearch. Its
+// Stats count this call's work.
+func (a *AStar) Resume(ctx context.Context, goal NodeID, dst []NodeID) (Result, error) {
+	began := time.Now()
+	r := &a.run
+	if !r.cut {
+		return Result{}, ErrNoSearch
+	}
+	if goal != r.goal {
+		if err := checkEnds(a.g, r.from, goal); err != nil {
+			return Result{}, err
+		}
+		if r.w != 1 {
+			return Result{}, fmt.Errorf("%w: weighted A* (%v) goes on only toward its own goal", ErrNoSearch, r.w)
+		}
+		r.goal, r.best, r.bestH = goal, r.from, a.g.Heuristic(r.from, goal)
+		if path, cost, ok := a.retarget(dst); ok {
+			r.cut = false
+			return Result{Path: path, Cost: cost, Stats: Stats{Epsilon: 1, Elapsed: time.Since(began)}}, nil
+		}
+	}
+	r.cut = false
+	if r.lattice != nil {
+		return a.searchLattice(ctx, Stats{Epsilon: r.w}, began, dst)
+	}
+	return a.search(ctx, Stats{Epsilon: r.w}, began, dst)
+}
+
+// retarget re-keys the open list for the run's new goal. When the search
+// has already expanded that goal it returns the path to it instead.
+func (a *AStar) retarget(dst []NodeID) ([]NodeID, float64, bool) {
+	r := &a.run
+	if l := r.lattice; l != nil {
+		st := &a.cells
+		gx, gy, gz := l.Cell(r.goal)
+		if c := st.cell(st.handle(gx, gy, gz)); c.meta&cellClosed != 0 {
+			return st.pathTo(l, r.goal, dst), c.g, true
+		}
+		items := append([]cellItem(nil), a.cellOpen.items...)
+		a.cellOpen.items = a.cellOpen.items[:0]
+		for _, it := range items {
+			h := it.handle()
+			x, y, z := st.coords(h)
+			g := st.cell(h).g
+			a.cellOpen.push(makeCellItem(g+octile(x-gx, y-gy, z-gz), g, h), st)
+		}
+		return nil, 0, false
+	}
+	st := &a.st
+	if st.stamp[r.goal] == st.cur && st.pos[r.goal] == closed {
+		return st.pathTo(r.goal, dst), st.g[r.goal], true
+	}
+	for i := range a.open.items {
+		it := &a.open.items[i]
+		it.key = st.g[it.id] + a.g.Heuristic(it.id, r.goal)
+	}
+	a.open.heapify(st.pos)
+	return nil, 0, false
+}
+
+// search runs the generic search of the run set up by Plan.
+func (a *AStar) search(ctx context.Context, stats Stats, began time.Time, dst []NodeID) (Result, error) {
+	g, st, r := a.g, &a.st, &a.run
+	goal, w := r.goal, r.w
 	for len(a.open.items) > 0 {
 		if checkDue(stats.Expansions) && ctx.Err() != nil {
 			stats.Elapsed, stats.Partial = time.Since(began), true
-			return Result{Path: st.pathTo(best, dst), Cost: st.g[best], Stats: stats}, ErrTimeout
+			r.cut = true
+			return Result{Path: st.pathTo(r.best, dst), Cost: st.g[r.best], Stats: stats}, ErrTimeout
 		}
 		it := a.open.pop(st.pos)
 		u := it.id
@@ -114,8 +215,8 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 			return Result{Path: st.pathTo(goal, dst), Cost: st.g[goal], Stats: stats}, nil
 		}
 		stats.Expansions++
-		if h := g.Heuristic(u, goal); h < bestH {
-			best, bestH = u, h
+		if h := g.Heuristic(u, goal); h < r.bestH {
+			r.best, r.bestH = u, h
 		}
 		gu := st.g[u]
 		a.edges = g.Successors(u, a.edges[:0])
@@ -141,5 +242,5 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 		}
 	}
 	stats.Elapsed = time.Since(began)
-	return Result{Stats: stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, stats.Expansions)
+	return Result{Stats: stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, r.from, goal, stats.Expansions)
 }

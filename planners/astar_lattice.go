@@ -30,41 +30,35 @@ func latticeOf(g Graph) (*Lattice, []uint64, bool) {
 	return nil, nil, false
 }
 
-// planLattice is Plan on a lattice, with start and goal checked, the
-// weight w validated and a.cells reset for l; with allowed not nil, only
-// through the nodes it holds (see Masked). It finds the same costs as the
-// generic search; only the order among nodes of equal f can differ.
-func (a *AStar) planLattice(ctx context.Context, l *Lattice, allowed []uint64, start, goal NodeID, w float64, dst []NodeID, began time.Time) (Result, error) {
-	st, open := &a.cells, &a.cellOpen
-	open.items = open.items[:0]
+// searchLattice is the search of the run Plan set up on a lattice
+// (with the run's allowed set not nil, only through the nodes it holds;
+// see Masked). It finds the same costs as the generic search; only the
+// order among nodes of equal f can differ.
+func (a *AStar) searchLattice(ctx context.Context, stats Stats, began time.Time, dst []NodeID) (Result, error) {
+	st, open, r := &a.cells, &a.cellOpen, &a.run
+	l, allowed, goal, w := r.lattice, r.allowed, r.goal, r.w
 	W, H := l.W, l.H
 	weights := l.weight
 	gx, gy, gz := l.Cell(goal)
-	x, y, z := l.Cell(start)
-	hs := st.handle(x, y, z)
-	st.cell(hs).meta = cellSeen | noMove
-	h0 := octile(x-gx, y-gy, z-gz)
-	open.push(makeCellItem(w*h0, 0, hs), st)
-	stats := Stats{Touched: 1, Epsilon: w}
-	best, bestH := start, h0
 	for len(open.items) > 0 {
 		if checkDue(stats.Expansions) && ctx.Err() != nil {
 			stats.Elapsed, stats.Partial = time.Since(began), true
-			return Result{Path: st.pathTo(l, best, dst), Cost: st.cell(st.handle(l.Cell(best))).g, Stats: stats}, ErrTimeout
+			r.cut = true
+			return Result{Path: st.pathTo(l, r.best, dst), Cost: st.cell(st.handle(l.Cell(r.best))).g, Stats: stats}, ErrTimeout
 		}
 		top := open.pop(st)
 		hu := top.handle()
 		cu := st.cell(hu)
 		cu.meta |= cellClosed
-		x, y, z = st.coords(hu)
+		x, y, z := st.coords(hu)
 		u := NodeID(x + W*(y+H*z))
 		if u == goal {
 			stats.Elapsed = time.Since(began)
 			return Result{Path: st.pathTo(l, goal, dst), Cost: cu.g, Stats: stats}, nil
 		}
 		stats.Expansions++
-		if h := octile(x-gx, y-gy, z-gz); h < bestH {
-			best, bestH = u, h
+		if h := octile(x-gx, y-gy, z-gz); h < r.bestH {
+			r.best, r.bestH = u, h
 		}
 		gu := cu.g
 		// Most neighbours share the cell's brick, and so its page: their
@@ -105,7 +99,7 @@ func (a *AStar) planLattice(ctx context.Context, l *Lattice, allowed []uint64, s
 		}
 	}
 	stats.Elapsed = time.Since(began)
-	return Result{Stats: stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, stats.Expansions)
+	return Result{Stats: stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, r.from, goal, stats.Expansions)
 }
 
 // pathTo writes the path from the query's start to n into dst, following

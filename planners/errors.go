@@ -13,4 +13,6 @@ var (
 	ErrNodeRange = errors.New("planners: node outside the graph")
 	// ErrTimeout: the deadline passed before a path was found.
 	ErrTimeout = errors.New("planners: deadline passed")
+	// ErrNoSearch: Resume without a search the deadline cut off.
+	ErrNoSearch = errors.New("planners: no search to resume")
 )
