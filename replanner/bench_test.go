@@ -127,7 +127,7 @@ func BenchmarkTunnel(b *testing.B) {
 	rng := rand.New(rand.NewPCG(22, 23))
 	cs := new(voxel.ChangeSet)
 	var tTime, aTime, meshTime time.Duration
-	tExp, aExp := 0, 0
+	tExp, aExp, coarse := 0, 0, 0
 	over, worst := 0.0, 0.0
 	raw := a.Tick(context.Background()).Raw
 	for i := 0; b.Loop(); i++ {
@@ -145,6 +145,7 @@ func BenchmarkTunnel(b *testing.B) {
 		}
 		st, _ := tn.TunnelStats()
 		meshTime += st.MeshUpdate
+		coarse += st.CoarseNodes
 		excess := 100 * (out.RawCost/base.RawCost - 1)
 		over, worst = over+excess, max(worst, excess)
 		tExp += out.Stats.Expansions
@@ -158,6 +159,7 @@ func BenchmarkTunnel(b *testing.B) {
 	b.ReportMetric(aTime.Seconds()/tTime.Seconds(), "x-faster-than-astar")
 	b.ReportMetric(float64(tExp)/n, "expansions/event")
 	b.ReportMetric(float64(aExp)/n, "astar-expansions/event")
+	b.ReportMetric(float64(coarse)/n, "route-expansions/event")
 	b.ReportMetric(over/n, "over-optimal-%")
 	b.ReportMetric(worst, "worst-over-optimal-%")
 	st, _ := tn.TunnelStats()

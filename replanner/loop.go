@@ -48,6 +48,7 @@ type Loop struct {
 	fell        bool            // some move became cheaper or appeared
 	dirty       bool            // the lattice changed
 	stale       bool            // the last search ran out of time
+	resumable   bool            // and the lattice has not changed since: A* and the tunnel go on with it
 	unreachable bool            // the last search found no path
 	lastStart   planners.NodeID // the start of the last finished plan
 
@@ -172,7 +173,7 @@ func (l *Loop) SetGoal(p r3.Vector) error {
 		return fmt.Errorf("%w: goal %v, volume %v..%v", ErrOutside, p, l.cfg.Volume.Min, l.cfg.Volume.Max)
 	}
 	l.goal, l.hasGoal, l.reached = p, true, false
-	l.newGoal, l.unreachable = true, false
+	l.newGoal, l.unreachable, l.resumable = true, false, false
 	l.path.clear()
 	return nil
 }
@@ -219,7 +220,7 @@ func (l *Loop) Changed(cs *voxel.ChangeSet) {
 	if len(l.changed) == 0 {
 		return
 	}
-	l.dirty = true
+	l.dirty, l.resumable = true, false
 	if l.tunnel != nil {
 		l.tunnel.update(cs)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/golang/geo/r3"
@@ -150,6 +151,7 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 		return out
 	}
 	l.stale = true // resume on the next Tick
+	l.resumable = errors.Is(err, planners.ErrTimeout)
 	if !errors.Is(err, planners.ErrTimeout) {
 		l.resetPlanner() // cannot happen: start and goal are passable lattice nodes
 	} else if at >= 0 && !l.newGoal && l.affected && l.blockedAhead(at) && l.detour(ctx) {
@@ -180,7 +182,7 @@ func (l *Loop) blockedAhead(at int) bool {
 // settle records that a search finished, from start: what it answered
 // is up to date.
 func (l *Loop) settle(start planners.NodeID) {
-	l.newGoal, l.affected, l.fell, l.dirty, l.stale, l.unreachable = false, false, false, false, false, false
+	l.newGoal, l.affected, l.fell, l.dirty, l.stale, l.unreachable, l.resumable = false, false, false, false, false, false, false
 	l.lastStart = start
 	l.since.reset()
 }
@@ -206,9 +208,9 @@ func (l *Loop) search(ctx context.Context, start, goal planners.NodeID, at int) 
 	case l.dpa != nil:
 		res, scen, err = l.searchDPA(ctx, start, goal, at)
 	case l.tunnel != nil:
-		res, err = l.tunnel.search(ctx, start, goal, l.plan[:0])
+		res, err = l.tunnel.search(ctx, start, goal, l.plan[:0], l.resumable)
 	default:
-		res, err = l.astar.Plan(ctx, start, goal, l.plan[:0])
+		res, err = backward(ctx, l.astar, start, goal, l.plan[:0], l.resumable)
 	}
 	if err != nil {
 		res.Path = nil // A*'s partial path on timeout leads nowhere useful
@@ -216,6 +218,26 @@ func (l *Loop) search(ctx context.Context, start, goal planners.NodeID, at int) 
 		l.plan = res.Path[:0] // keep the grown buffer for the next search
 	}
 	return res, scen, err
+}
+
+// backward searches with a from goal to start and returns the path start
+// first. With resume set, and a's search cut off by the deadline grown
+// from goal, it goes on with that search toward start: A* from scratch
+// searches from the goal so that a search longer than one Tick's Budget
+// still ends though the robot moves meanwhile. resume must be set only
+// when the graph has not changed since that search began.
+func backward(ctx context.Context, a *planners.AStar, start, goal planners.NodeID, dst []planners.NodeID, resume bool) (planners.Result, error) {
+	var res planners.Result
+	var err error
+	if from, ok := a.Suspended(); resume && ok && from == goal {
+		res, err = a.Resume(ctx, start, dst)
+	} else {
+		res, err = a.Plan(ctx, goal, start, dst)
+	}
+	if err == nil {
+		slices.Reverse(res.Path)
+	}
+	return res, err
 }
 
 func (l *Loop) resetPlanner() {

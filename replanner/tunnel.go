@@ -37,8 +37,17 @@ type tunnel struct {
 	lined   bool                 // line is the last search's: it found a mesh route
 	route   []planners.NodeID    // the coarse path
 	regions []planners.NodeID    // the regions it crosses
+	cut     tunnelCut            // the search the deadline cut off
 
 	stats TunnelStats
+}
+
+// tunnelCut is where the deadline cut a search off: its goal (None: no
+// search was cut off) and its tunnel's width, cells (+Inf: the whole
+// lattice).
+type tunnelCut struct {
+	goal  planners.NodeID
+	width float64
 }
 
 // TunnelStats is what the Tunnel strategy reports of its mesh and its
@@ -84,7 +93,7 @@ func newTunnel(g *lattice, width, res float64, tile int32) (*tunnel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("navigation mesh: %w", err)
 	}
-	t := &tunnel{g: g, cfg: cfg, mesh: mesh, width: width / res, res: res}
+	t := &tunnel{g: g, cfg: cfg, mesh: mesh, width: width / res, res: res, cut: tunnelCut{goal: planners.None}}
 	t.stats.MeshUpdate, t.stats.Regions = time.Since(began), mesh.NumRegions()
 	t.widest = math.Sqrt(float64(g.W)*float64(g.W)+float64(g.H)*float64(g.H)+float64(g.D)*float64(g.D)) + 1
 	t.mask = planners.NewMasked(g.Lattice, make([]uint64, (g.NumNodes()+63)/64))
@@ -113,35 +122,56 @@ func (t *tunnel) update(cs *voxel.ChangeSet) {
 
 // search plans from start to goal: in the tunnel round the mesh route,
 // widened until it holds a path, or on the whole lattice when the mesh
-// finds no route. Its path is legal but not always optimal.
-func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []planners.NodeID) (planners.Result, error) {
-	t.stats.Retries, t.stats.CoarseNodes = 0, 0
-	ok, err := t.centreLine(ctx, start, goal)
-	t.lined = ok
-	if err != nil {
-		return planners.Result{}, err
+// finds no route. Its path is legal but not always optimal. Each A*
+// searches from the goal (see backward); with resume set (the lattice
+// unchanged since), a search the deadline cut off goes on in its tunnel,
+// as long as the robot's cell is still in it and the goal is the same.
+func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []planners.NodeID, resume bool) (planners.Result, error) {
+	cut := t.cut
+	t.cut.goal = planners.None
+	w := cut.width
+	if !resume || cut.goal != goal || w < t.widest && !t.mask.Passable(start) {
+		resume = false
+		t.stats.Retries, t.stats.CoarseNodes = 0, 0
+		ok, err := t.centreLine(ctx, start, goal)
+		t.lined = ok
+		if err != nil {
+			return planners.Result{}, err
+		}
+		if w = t.width; !ok {
+			w = math.Inf(1)
+		}
 	}
 	var total planners.Stats
-	for w := t.width; ok && w < t.widest; w = max(2*w, minTunnelWidth) {
-		t.confine(w)
+	for ; w < t.widest; w = max(2*w, minTunnelWidth) {
+		if !resume {
+			t.confine(w)
+		}
 		renew(ctx)
-		res, err := t.fine.Plan(ctx, start, goal, dst)
+		res, err := backward(ctx, t.fine, start, goal, dst, resume)
+		resume = false
 		total = addStats(total, res.Stats)
 		if !errors.Is(err, planners.ErrNoPath) {
 			res.Stats = total
-			if err == nil {
+			switch {
+			case err == nil:
 				t.stats.Width = w * t.res
 				res.Stats.Epsilon = t.bound(start, goal, res.Cost)
+			case errors.Is(err, planners.ErrTimeout):
+				t.cut = tunnelCut{goal, w}
 			}
 			return res, err
 		}
 		t.stats.Retries++
 	}
 	renew(ctx)
-	res, err := t.whole.Plan(ctx, start, goal, dst)
+	res, err := backward(ctx, t.whole, start, goal, dst, resume)
 	res.Stats = addStats(total, res.Stats)
-	if err == nil {
+	switch {
+	case err == nil:
 		t.stats.Width = math.Inf(1)
+	case errors.Is(err, planners.ErrTimeout):
+		t.cut = tunnelCut{goal, math.Inf(1)}
 	}
 	return res, err
 }
