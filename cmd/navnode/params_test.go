@@ -85,25 +85,30 @@ func TestParamsReachThePlanner(t *testing.T) {
 
 // TestBudgetTicksExpand: with a budget shorter than a search's set-up,
 // every tick of the node still expands nodes, as the planning loop
-// promises, until the path is found.
+// promises, until the path is found: with AD* (planner auto), and with
+// A* and the tunnel, which go on with a search the budget cut off.
 func TestBudgetTicksExpand(t *testing.T) {
-	p := testParams()
-	p.Budget = 20 * time.Microsecond
-	w, err := newWorld(p)
-	require.NoError(t, err)
-	_, err = w.apply(voxel.PutShape{ID: "wall", Solid: &voxel.BoxShape{ // across x = 0, open at y > 9
-		Pose: voxel.Pose{Position: r3.Vector{Y: -0.5, Z: 2}, Orientation: voxel.Identity},
-		Size: r3.Vector{X: 0.2, Y: 19, Z: 6}}})
-	require.NoError(t, err)
-	require.NoError(t, w.setPose(r3.Vector{X: -9, Y: -9, Z: 1}))
-	require.NoError(t, w.setGoal(r3.Vector{X: 9, Y: -9, Z: 1}))
-	for ticks := 1; ; ticks++ {
-		out, _ := w.tick(context.Background())
-		if out.Status == replanner.Following {
-			t.Logf("following after %d ticks", ticks)
-			return
-		}
-		require.Positive(t, out.Stats.Expansions, "tick %d (%v) expanded nothing", ticks, out.Status)
-		require.Less(t, ticks, 100000)
+	for _, planner := range []string{"auto", "astar", "tunnel"} {
+		t.Run(planner, func(t *testing.T) {
+			p := testParams()
+			p.Budget, p.Planner = 20*time.Microsecond, planner
+			w, err := newWorld(p)
+			require.NoError(t, err)
+			_, err = w.apply(voxel.PutShape{ID: "wall", Solid: &voxel.BoxShape{ // across x = 0, open at y > 9
+				Pose: voxel.Pose{Position: r3.Vector{Y: -0.5, Z: 2}, Orientation: voxel.Identity},
+				Size: r3.Vector{X: 0.2, Y: 19, Z: 6}}})
+			require.NoError(t, err)
+			require.NoError(t, w.setPose(r3.Vector{X: -9, Y: -9, Z: 1}))
+			require.NoError(t, w.setGoal(r3.Vector{X: 9, Y: -9, Z: 1}))
+			for ticks := 1; ; ticks++ {
+				out, _ := w.tick(context.Background())
+				if out.Status == replanner.Following {
+					t.Logf("following after %d ticks", ticks)
+					return
+				}
+				require.Positive(t, out.Stats.Expansions, "tick %d (%v) expanded nothing", ticks, out.Status)
+				require.Less(t, ticks, 10000)
+			}
+		})
 	}
 }
