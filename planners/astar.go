@@ -64,13 +64,15 @@ type AStar struct {
 
 // astarRun is the query of the last Plan: what Resume needs to go on.
 type astarRun struct {
-	cut        bool // the deadline cut the search off: Resume may go on with it
-	from, goal NodeID
-	w          float64
-	lattice    *Lattice // the fast path's lattice (nil: the generic search)
-	allowed    []uint64 // and its Masked set
-	best       NodeID   // the expanded node nearest goal by the heuristic
-	bestH      float64
+	cut     bool // the deadline cut the search off: Resume may go on with it
+	from    NodeID
+	target  NodeID // the goal the keys' heuristic aims at: Plan's
+	goal    NodeID // the node the search stops at: Plan's, or Resume's
+	w       float64
+	lattice *Lattice // the fast path's lattice (nil: the generic search)
+	allowed []uint64 // and its Masked set
+	best    NodeID   // the expanded node nearest target by the heuristic
+	bestH   float64
 }
 
 // NewAStar returns an A* planner over g.
@@ -108,7 +110,7 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 		return Result{}, fmt.Errorf("planners: A* weight %v: want ≥ 1", w)
 	}
 	h0 := a.g.Heuristic(start, goal)
-	a.run = astarRun{from: start, goal: goal, w: w, best: start, bestH: h0}
+	a.run = astarRun{from: start, target: goal, goal: goal, w: w, best: start, bestH: h0}
 	stats := Stats{Touched: 1, Epsilon: w}
 	if l, allowed, ok := latticeOf(a.g); ok && a.cells.reset(l) {
 		a.run.lattice, a.run.allowed = l, allowed
@@ -133,12 +135,17 @@ func (a *AStar) Plan(ctx context.Context, start, goal NodeID, dst []NodeID) (Res
 func (a *AStar) Suspended() (NodeID, bool) { return a.run.from, a.run.cut }
 
 // Resume goes on with the search the deadline cut off (see Suspended),
-// from the same start, toward goal: the same goal, or, with Weight 1,
-// another one (the open list is re-keyed for it; the nodes already
-// expanded keep their exact costs from the start). It is exact as Plan is
-// only if the graph has not changed since that Plan; telling is the
-// caller's part. Without a suspended search it returns ErrNoSearch. Its
-// Stats count this call's work.
+// from the same start, until it expands goal: Plan's goal, or another
+// node. The search keeps the order of Plan's goal (its keys are not
+// recomputed, so Resume costs nothing before its first deadline check);
+// every node it expands has its optimal cost from the start (at most
+// Weight times it), so the path to another goal is as good as Plan's,
+// though reaching a goal far from Plan's may take more expansions than a
+// search aimed at it. A goal already expanded is answered at once. It is
+// exact only if the graph has not changed since that Plan; telling is
+// the caller's part. Without a suspended search it returns ErrNoSearch.
+// Its Stats count this call's work; a partial path on timeout leads to
+// the expanded node nearest Plan's goal.
 func (a *AStar) Resume(ctx context.Context, goal NodeID, dst []NodeID) (Result, error) {
 	began := time.Now()
 	r := &a.run
@@ -149,13 +156,10 @@ func (a *AStar) Resume(ctx context.Context, goal NodeID, dst []NodeID) (Result, 
 		if err := checkEnds(a.g, r.from, goal); err != nil {
 			return Result{}, err
 		}
-		if r.w != 1 {
-			return Result{}, fmt.Errorf("%w: weighted A* (%v) goes on only toward its own goal", ErrNoSearch, r.w)
-		}
-		r.goal, r.best, r.bestH = goal, r.from, a.g.Heuristic(r.from, goal)
-		if path, cost, ok := a.retarget(dst); ok {
+		r.goal = goal
+		if path, cost, ok := a.expanded(goal, dst); ok {
 			r.cut = false
-			return Result{Path: path, Cost: cost, Stats: Stats{Epsilon: 1, Elapsed: time.Since(began)}}, nil
+			return Result{Path: path, Cost: cost, Stats: Stats{Epsilon: r.w, Elapsed: time.Since(began)}}, nil
 		}
 	}
 	r.cut = false
@@ -165,42 +169,27 @@ func (a *AStar) Resume(ctx context.Context, goal NodeID, dst []NodeID) (Result, 
 	return a.search(ctx, Stats{Epsilon: r.w}, began, dst)
 }
 
-// retarget re-keys the open list for the run's new goal. When the search
-// has already expanded that goal it returns the path to it instead.
-func (a *AStar) retarget(dst []NodeID) ([]NodeID, float64, bool) {
-	r := &a.run
-	if l := r.lattice; l != nil {
+// expanded returns the path to n and its cost when the run has expanded
+// n.
+func (a *AStar) expanded(n NodeID, dst []NodeID) ([]NodeID, float64, bool) {
+	if l := a.run.lattice; l != nil {
 		st := &a.cells
-		gx, gy, gz := l.Cell(r.goal)
-		if c := st.cell(st.handle(gx, gy, gz)); c.meta&cellClosed != 0 {
-			return st.pathTo(l, r.goal, dst), c.g, true
-		}
-		items := append([]cellItem(nil), a.cellOpen.items...)
-		a.cellOpen.items = a.cellOpen.items[:0]
-		for _, it := range items {
-			h := it.handle()
-			x, y, z := st.coords(h)
-			g := st.cell(h).g
-			a.cellOpen.push(makeCellItem(g+octile(x-gx, y-gy, z-gz), g, h), st)
+		if c := st.cell(st.handle(l.Cell(n))); c.meta&cellClosed != 0 {
+			return st.pathTo(l, n, dst), c.g, true
 		}
 		return nil, 0, false
 	}
 	st := &a.st
-	if st.stamp[r.goal] == st.cur && st.pos[r.goal] == closed {
-		return st.pathTo(r.goal, dst), st.g[r.goal], true
+	if st.stamp[n] == st.cur && st.pos[n] == closed {
+		return st.pathTo(n, dst), st.g[n], true
 	}
-	for i := range a.open.items {
-		it := &a.open.items[i]
-		it.key = st.g[it.id] + a.g.Heuristic(it.id, r.goal)
-	}
-	a.open.heapify(st.pos)
 	return nil, 0, false
 }
 
 // search runs the generic search of the run set up by Plan.
 func (a *AStar) search(ctx context.Context, stats Stats, began time.Time, dst []NodeID) (Result, error) {
 	g, st, r := a.g, &a.st, &a.run
-	goal, w := r.goal, r.w
+	goal, target, w := r.goal, r.target, r.w
 	for len(a.open.items) > 0 {
 		if checkDue(stats.Expansions) && ctx.Err() != nil {
 			stats.Elapsed, stats.Partial = time.Since(began), true
@@ -215,7 +204,7 @@ func (a *AStar) search(ctx context.Context, stats Stats, began time.Time, dst []
 			return Result{Path: st.pathTo(goal, dst), Cost: st.g[goal], Stats: stats}, nil
 		}
 		stats.Expansions++
-		if h := g.Heuristic(u, goal); h < r.bestH {
+		if h := g.Heuristic(u, target); h < r.bestH {
 			r.best, r.bestH = u, h
 		}
 		gu := st.g[u]
@@ -233,7 +222,7 @@ func (a *AStar) search(ctx context.Context, stats Stats, began time.Time, dst []
 				continue
 			}
 			st.g[v], st.parent[v] = ng, u
-			f := ng + w*g.Heuristic(v, goal)
+			f := ng + w*g.Heuristic(v, target)
 			if p := st.pos[v]; p >= 0 {
 				a.open.update(int(p), f, -ng, st.pos)
 			} else {

@@ -39,7 +39,7 @@ func (a *AStar) searchLattice(ctx context.Context, stats Stats, began time.Time,
 	l, allowed, goal, w := r.lattice, r.allowed, r.goal, r.w
 	W, H := l.W, l.H
 	weights := l.weight
-	gx, gy, gz := l.Cell(goal)
+	gx, gy, gz := l.Cell(r.target) // the keys' heuristic aims here; the search stops at goal
 	for len(open.items) > 0 {
 		if checkDue(stats.Expansions) && ctx.Err() != nil {
 			stats.Elapsed, stats.Partial = time.Since(began), true

@@ -10,10 +10,10 @@ import (
 )
 
 // TestAStarResume: a search cut off every checkEvery expansions and
-// resumed until it ends, toward a goal that moves (weight 1) or stays
-// (weighted), finds the cost a search run in one go finds, with a legal
-// path from the start to the last goal; on the lattice fast path, through
-// Graph, and on a Masked lattice. A goal the search has already expanded
+// resumed until it ends, toward a goal that moves now and then, finds
+// the cost a search run in one go finds (weighted: within its weight of
+// it), with a legal path from the start to the last goal; on the lattice
+// fast path, through Graph, and on a Masked lattice. A goal the search has already expanded
 // is answered at once. The robot's planning loop runs A* from the goal
 // to the moving robot this way under a time budget.
 func TestAStarResume(t *testing.T) {
@@ -45,9 +45,8 @@ func TestAStarResume(t *testing.T) {
 			g = NewMasked(l, allowed)
 		}
 		a, ref := NewAStar(g), NewAStar(g)
-		moving := i%6 != 5
-		if !moving {
-			a.Weight, ref.Weight = 1.4, 1.4
+		if i%6 == 5 {
+			a.Weight = 1.4
 		}
 		from, goal := randomPassable(rng, g), randomPassable(rng, g)
 		what := []any{"case %d: %d×%d×%d planar %v graph %T weight %v", i, w, h, d, planar, g, a.Weight}
@@ -58,7 +57,6 @@ func TestAStarResume(t *testing.T) {
 			require.True(t, ok, what...)
 			require.Equal(t, from, s, what...)
 			switch {
-			case !moving:
 			case rng.IntN(3) == 0:
 				goal = randomPassable(rng, g) // the robot moved
 				moves++
@@ -83,8 +81,11 @@ func TestAStarResume(t *testing.T) {
 		require.Equal(t, from, res.Path[0], what...)
 		require.Equal(t, goal, res.Path[len(res.Path)-1], what...)
 		require.InDelta(t, res.Cost, graphPathCost(t, g, res.Path), 1e-9*max(1, res.Cost), what...)
-		// Weighted, toward the same goal: the same search in slices.
-		require.InDelta(t, want.Cost, res.Cost, 1e-9*max(1, want.Cost), what...)
+		if a.Weight == 0 {
+			require.InDelta(t, want.Cost, res.Cost, 1e-9*max(1, want.Cost), what...)
+		} else {
+			require.LessOrEqual(t, res.Cost, a.Weight*want.Cost*(1+1e-9), what...)
+		}
 	}
 	require.Greater(t, cuts, 100, "the lattices are too small to cut the searches often")
 	require.Greater(t, moves, 20)
@@ -93,8 +94,7 @@ func TestAStarResume(t *testing.T) {
 }
 
 // TestAStarResumeErrors: Resume without a suspended search, after one
-// that finished, after a Plan that failed, toward a blocked goal, and a
-// weighted search toward another goal.
+// that finished, after a Plan that failed, and toward a blocked goal.
 func TestAStarResumeErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 9))
 	l := clutteredLattice(t, rng, 60, 60, 4, false, 0.1, [3]int32{0, 0, 0}, [3]int32{59, 59, 3})
@@ -119,15 +119,6 @@ func TestAStarResumeErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrGoalBlocked)
 	_, err = a.Resume(context.Background(), goal, nil)
 	require.ErrorIs(t, err, ErrNoSearch, "a failed Plan drops the search")
-
-	a.Weight = 1.01
-	_, err = a.Plan(&expiring{Context: context.Background(), left: 1}, start, goal, nil)
-	require.ErrorIs(t, err, ErrTimeout)
-	_, err = a.Resume(context.Background(), l.ID(58, 59, 3), nil)
-	require.ErrorIs(t, err, ErrNoSearch)
-	res, err := a.Resume(context.Background(), goal, nil)
-	require.NoError(t, err, "the refusal keeps the search")
-	require.Equal(t, goal, res.Path[len(res.Path)-1])
 }
 
 // randomPassable returns a random passable node of g.
