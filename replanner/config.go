@@ -51,19 +51,17 @@ const (
 	// DPAStar re-plans after changes with Dynamically Pruned A*
 	// (planners.DPAStar): an A* search pruned by the old path and the
 	// box the changes since it fall in, exact like A*. It keeps no search
-	// between Ticks, so, as A*, a search longer than the Budget never
-	// finishes.
+	// between Ticks, so a search longer than the Budget never finishes.
 	DPAStar
 	// Tunnel plans on a navigation mesh of the lattice's passable cells
 	// (costmap/navmesh, kept in step with the change sets tile by tile),
 	// then runs A* on the lattice confined to the cells within
 	// Config.TunnelWidth of the straightened mesh route (Kapadia et al.'s
 	// multi-domain tunnel); when the tunnel holds no path its width
-	// doubles, up to the whole lattice. Every search starts afresh, so,
-	// as A*, a search longer than the Budget never finishes (each of its
-	// searches gets at least one deadline-check interval per Tick). Its
-	// paths are legal but not always optimal (Output.Epsilon +Inf) unless
-	// the search took the whole lattice.
+	// doubles, up to the whole lattice. Every search starts afresh after
+	// a change; under a Budget, one cut off goes on at the next Tick (see
+	// Budget). Its paths are legal but not always optimal
+	// (Output.Epsilon +Inf) unless the search took the whole lattice.
 	Tunnel
 )
 
@@ -143,8 +141,12 @@ type Config struct {
 	// Planners check their deadline every 1024 expansions, the first time
 	// before expanding anything; that first check is not held to the
 	// Budget, so every Tick expands at least 1024 nodes and a budget
-	// shorter than a planner's set-up still makes progress. A* starts over
-	// on each Tick, so an A* search longer than the Budget never finishes.
+	// shorter than a planner's set-up still makes progress. A* and the
+	// Tunnel search from the goal and go on at the next Tick with a search
+	// the Budget cut off, as long as the lattice has not changed (the
+	// robot may move), so their searches end however short the Budget;
+	// DPA* starts over on each Tick, so its searches longer than the
+	// Budget never finish.
 	Budget time.Duration
 	// RepairBudget, for D* Lite without a Budget (under one it does
 	// nothing: the Budget bounds every Tick), bounds the search of a

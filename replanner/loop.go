@@ -119,8 +119,9 @@ func (l *Loop) TunnelStats() (TunnelStats, bool) {
 
 // TunnelRoute appends to dst[:0] the centre line of the Tunnel strategy's
 // last search, metres in the map frame (ground: on the floor layer), from
-// the robot's voxel to the goal's; nothing with another strategy, before
-// the first search, or when the mesh had no route.
+// the robot's voxel when the search began (a search cut off by the Budget
+// goes on in its tunnel) to the goal's; nothing with another strategy,
+// before the first search, or when the mesh had no route.
 func (l *Loop) TunnelRoute(dst []r3.Vector) []r3.Vector {
 	dst = dst[:0]
 	if l.tunnel == nil || !l.tunnel.lined {

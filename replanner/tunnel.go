@@ -43,10 +43,13 @@ type tunnel struct {
 }
 
 // tunnelCut is where the deadline cut a search off: its goal (None: no
-// search was cut off) and its tunnel's width, cells (+Inf: the whole
-// lattice).
+// search was cut off), and either the mesh route's search (route), begun
+// with the robot in cell start, or the voxel search in the tunnel of
+// width cells (+Inf: the whole lattice).
 type tunnelCut struct {
 	goal  planners.NodeID
+	route bool
+	start planners.NodeID
 	width float64
 }
 
@@ -58,8 +61,8 @@ type TunnelStats struct {
 	Tiles       int           // tiles that update rebuilt
 	Rebuilds    int           // times the mesh was built afresh to drop regions no longer live
 	Width       float64       // the width, metres, the last search found its path in; +Inf: the whole lattice
-	Retries     int           // times the last search doubled the width
-	CoarseNodes int           // portal-graph expansions of the last search
+	Retries     int           // times the last search doubled the width (over every Tick it took)
+	CoarseNodes int           // portal-graph expansions of the last search's route (over every Tick it took)
 }
 
 // coarseWeight inflates the heuristic of the coarse route's A* on the
@@ -122,27 +125,39 @@ func (t *tunnel) update(cs *voxel.ChangeSet) {
 
 // search plans from start to goal: in the tunnel round the mesh route,
 // widened until it holds a path, or on the whole lattice when the mesh
-// finds no route. Its path is legal but not always optimal. Each A*
-// searches from the goal (see backward); with resume set (the lattice
-// unchanged since), a search the deadline cut off goes on in its tunnel,
-// as long as the robot's cell is still in it and the goal is the same.
+// finds no route. Its path is legal but not always optimal. Each voxel
+// search runs from the goal (see backward). With resume set (the lattice
+// unchanged since the last search, which the deadline cut off, toward
+// the same goal), it goes on where it was cut off: in the voxel search of
+// its tunnel while the robot's cell is still in it; in the route's search
+// while the robot is still in the same cell; when the robot has moved
+// since the route's search was cut off, on the whole lattice, whose
+// search goes on wherever the robot goes. So every search ends, however
+// short the Budget.
 func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []planners.NodeID, resume bool) (planners.Result, error) {
 	cut := t.cut
-	t.cut.goal = planners.None
+	t.cut = tunnelCut{goal: planners.None}
+	goOn := resume && cut.goal == goal
+	var total planners.Stats
 	w := cut.width
-	if !resume || cut.goal != goal || w < t.widest && !t.mask.Passable(start) {
-		resume = false
-		t.stats.Retries, t.stats.CoarseNodes = 0, 0
-		ok, err := t.centreLine(ctx, start, goal)
+	switch {
+	case goOn && !cut.route && (w >= t.widest || t.mask.Passable(start)):
+		// The voxel search in its tunnel.
+	case goOn && cut.route && cut.start != start:
+		w, resume, t.lined = math.Inf(1), false, false
+	default:
+		ok, err := t.centreLine(ctx, start, goal, goOn && cut.route, &total)
 		t.lined = ok
 		if err != nil {
-			return planners.Result{}, err
+			if errors.Is(err, planners.ErrTimeout) {
+				t.cut = tunnelCut{goal: goal, route: true, start: start}
+			}
+			return planners.Result{Stats: total}, err
 		}
-		if w = t.width; !ok {
+		if w, resume = t.width, false; !ok {
 			w = math.Inf(1)
 		}
 	}
-	var total planners.Stats
 	for ; w < t.widest; w = max(2*w, minTunnelWidth) {
 		if !resume {
 			t.confine(w)
@@ -158,7 +173,7 @@ func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []
 				t.stats.Width = w * t.res
 				res.Stats.Epsilon = t.bound(start, goal, res.Cost)
 			case errors.Is(err, planners.ErrTimeout):
-				t.cut = tunnelCut{goal, w}
+				t.cut = tunnelCut{goal: goal, width: w}
 			}
 			return res, err
 		}
@@ -171,7 +186,7 @@ func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []
 	case err == nil:
 		t.stats.Width = math.Inf(1)
 	case errors.Is(err, planners.ErrTimeout):
-		t.cut = tunnelCut{goal, math.Inf(1)}
+		t.cut = tunnelCut{goal: goal, width: math.Inf(1)}
 	}
 	return res, err
 }
@@ -192,23 +207,33 @@ func (t *tunnel) bound(start, goal planners.NodeID, c float64) float64 {
 
 // centreLine sets t.line to the straightened mesh route from start to
 // goal; false when the mesh has no route (then the search takes the whole
-// lattice, which settles whether there is a path).
-func (t *tunnel) centreLine(ctx context.Context, start, goal planners.NodeID) (bool, error) {
+// lattice, which settles whether there is a path). With goOn it goes on
+// with the route's search the deadline cut off, from the same start. It
+// adds its search's figures to stats.
+func (t *tunnel) centreLine(ctx context.Context, start, goal planners.NodeID, goOn bool, stats *planners.Stats) (bool, error) {
 	sk, gk := t.g.key(start), t.g.key(goal)
-	sr, gr := t.mesh.Locate(sk), t.mesh.Locate(gk)
-	if sr == planners.None || gr == planners.None {
-		return false, nil // cannot happen: the mesh covers every passable cell
-	}
-	if t.portals == nil {
-		t.portals = navmesh.NewPortalGraph(t.mesh)
-		t.coarse = planners.NewAStar(t.portals)
-		t.coarse.Weight = coarseWeight
-	}
 	sp, gp := cellPoint(sk), cellPoint(gk)
-	t.portals.SetQuery(sp, gp, sr, gr)
-	r, err := t.coarse.Plan(ctx, t.portals.Start(), t.portals.Goal(), t.route)
+	var r planners.Result
+	var err error
+	if goOn {
+		r, err = t.coarse.Resume(ctx, t.portals.Goal(), t.route)
+	} else {
+		t.stats.Retries, t.stats.CoarseNodes = 0, 0
+		sr, gr := t.mesh.Locate(sk), t.mesh.Locate(gk)
+		if sr == planners.None || gr == planners.None {
+			return false, nil // cannot happen: the mesh covers every passable cell
+		}
+		if t.portals == nil {
+			t.portals = navmesh.NewPortalGraph(t.mesh)
+			t.coarse = planners.NewAStar(t.portals)
+			t.coarse.Weight = coarseWeight
+		}
+		t.portals.SetQuery(sp, gp, sr, gr)
+		r, err = t.coarse.Plan(ctx, t.portals.Start(), t.portals.Goal(), t.route)
+	}
 	t.route = r.Path[:0]
-	t.stats.CoarseNodes = r.Stats.Expansions
+	t.stats.CoarseNodes += r.Stats.Expansions
+	*stats = addStats(*stats, r.Stats)
 	switch {
 	case errors.Is(err, planners.ErrNoPath):
 		return false, nil
