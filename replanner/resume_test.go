@@ -2,6 +2,7 @@ package replanner
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -119,4 +120,35 @@ func bigGroundGrid(gap int) *voxel.Grid {
 		g.Cells[100+y*200] = 100
 	}
 	return g
+}
+
+// TestKeptGoalVoxelEpsilon: a robot pushed into an inflated obstacle
+// whose nearest passable voxel is the goal's, on a path kept from a
+// tunnel search with no bound (ε +Inf), follows the one-voxel rest of it
+// with ε 1: it costs nothing. (TestRandomEvents found it about once in
+// twenty runs: ε +Inf times an optimum of 0 is NaN.)
+func TestKeptGoalVoxelEpsilon(t *testing.T) {
+	w := aerialWorld(t)
+	l := newLoop(t, w, Config{Strategy: Tunnel})
+	// The last passable voxel before the wall's inflation, at y 15, z 3.
+	gv := voxel.Key{X: 20, Y: 15, Z: 3}
+	for !l.g.Passable(l.g.id(gv)) {
+		gv.X--
+	}
+	putBox(t, l, "detour", vec(1.05, 1.55, 0.45), vec(0.5, 0.5, 0.5)) // no straight run, so no bound
+	require.NoError(t, l.SetPose(w.start))
+	require.NoError(t, l.SetGoal(centre(l, gv)))
+	out := l.Tick(context.Background())
+	checkPath(t, l, out)
+	require.True(t, math.IsInf(out.Epsilon, 1), "the test needs a path with no bound")
+
+	inside := centre(l, voxel.Key{X: gv.X + 1, Y: gv.Y, Z: gv.Z}).Add(vec(0.04, 0, 0))
+	require.False(t, l.g.Passable(l.g.id(mustKey(t, l, inside))))
+	require.NoError(t, l.SetPose(inside))
+	out = l.Tick(context.Background())
+	require.Equal(t, Following, out.Status)
+	require.False(t, out.Replanned, "the path is kept")
+	require.Equal(t, []voxel.Key{gv}, out.Raw)
+	require.Equal(t, 1.0, out.Epsilon)
+	checkPath(t, l, out)
 }

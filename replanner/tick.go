@@ -294,6 +294,9 @@ func (l *Loop) resolveStart() (planners.NodeID, r3.Vector, bool) {
 func (l *Loop) following(out Output, from r3.Vector, replanned bool) Output {
 	rem := l.path.remaining()
 	out.Status, out.Replanned, out.Epsilon = Following, replanned, l.eps
+	if len(rem) == 1 {
+		out.Epsilon = 1 // the robot's voxel is the goal's: the path costs nothing, whatever bound the path it was on had
+	}
 	out.RawCost = l.path.cost()
 	out.Raw = make([]voxel.Key, len(rem))
 	for i, n := range rem {
