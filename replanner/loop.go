@@ -97,7 +97,7 @@ func New(m *voxel.Map, cfg Config) (*Loop, error) {
 	case DPAStar:
 		l.dpa = planners.NewDPAStar(g.Lattice)
 	case Tunnel:
-		if l.tunnel, err = newTunnel(g, cfg.TunnelWidth, frame.Resolution, meshTile); err != nil {
+		if l.tunnel, err = newTunnel(g, cfg.TunnelWidth, frame.Resolution, meshTile, cfg.Budget > 0); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 		}
 	}
