@@ -13,9 +13,9 @@ import (
 // TestBudgetedRandomEventsProperty: random events (boxes on and near the
 // path, deletions, the robot advancing or pushed, new goals mid-repair)
 // with the budgeted strategies: AD* under a 1 ns Budget (one slice per
-// Tick), D* Lite under a 1 ns RepairBudget (detours), and A* and the
-// tunnel under a 1 ns Budget (searches that go on Tick after Tick, and
-// start over after a change). After every Tick
+// Tick), D* Lite under a 1 ns RepairBudget (detours), and A*, the
+// tunnel and DPA* under a 1 ns Budget (searches that go on Tick after
+// Tick, and start over after a change). After every Tick
 // a Following path is legal on the map as it is now, starts at the voxel
 // the robot plans from, and costs at most Epsilon times A*'s optimum; an
 // Unreachable or Blocked is true; Planning only with Pending set.
@@ -29,6 +29,7 @@ func TestBudgetedRandomEventsProperty(t *testing.T) {
 		{"dstarlite-repair", Config{Strategy: DStarLite, RepairBudget: 1, GoalTolerance: 0.3}},
 		{"astar-budget", Config{Strategy: AStar, Budget: 1, GoalTolerance: 0.3}},
 		{"tunnel-budget", Config{Strategy: Tunnel, Budget: 1, GoalTolerance: 0.3}},
+		{"dpastar-budget", Config{Strategy: DPAStar, Budget: 1, GoalTolerance: 0.3}},
 	}
 	for i, mk := range append(worlds, bigGroundWorld) {
 		for j, c := range cfgs {

@@ -51,7 +51,8 @@ const (
 	// DPAStar re-plans after changes with Dynamically Pruned A*
 	// (planners.DPAStar): an A* search pruned by the old path and the
 	// box the changes since it fall in, exact like A*. It keeps no search
-	// between Ticks, so a search longer than the Budget never finishes.
+	// between Ticks: under a Budget, A* from the goal finishes a search
+	// the Budget cut off (see Budget).
 	DPAStar
 	// Tunnel plans on a navigation mesh of the lattice's passable cells
 	// (costmap/navmesh, kept in step with the change sets tile by tile),
@@ -145,8 +146,7 @@ type Config struct {
 	// Tunnel search from the goal and go on at the next Tick with a search
 	// the Budget cut off, as long as the lattice has not changed (the
 	// robot may move), so their searches end however short the Budget;
-	// DPA* starts over on each Tick, so its searches longer than the
-	// Budget never finish.
+	// so does DPA*'s, which that A* finishes.
 	Budget time.Duration
 	// RepairBudget, for D* Lite without a Budget (under one it does
 	// nothing: the Budget bounds every Tick), bounds the search of a

@@ -24,7 +24,7 @@ type Loop struct {
 	// One planner, for cfg.Strategy.
 	dstar   *planners.DStarLite
 	adstar  *planners.ADStar
-	astar   *planners.AStar
+	astar   *planners.AStar // A*; with DPA* under a Budget, what finishes a search it cut off
 	dpa     *planners.DPAStar
 	tunnel  *tunnel
 	detourA *planners.AStar // detours, with RepairBudget (detour.go)
@@ -96,6 +96,9 @@ func New(m *voxel.Map, cfg Config) (*Loop, error) {
 		l.astar = planners.NewAStar(g.Lattice)
 	case DPAStar:
 		l.dpa = planners.NewDPAStar(g.Lattice)
+		if cfg.Budget > 0 {
+			l.astar = planners.NewAStar(g.Lattice) // finishes a search the Budget cut off
+		}
 	case Tunnel:
 		if l.tunnel, err = newTunnel(g, cfg.TunnelWidth, frame.Resolution, meshTile, cfg.Budget > 0); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConfig, err)

@@ -13,13 +13,14 @@ import (
 
 // TestBudgetedSearchGoesOn: under a Budget far shorter than their search
 // (1 ns: one deadline-check interval per Tick), A* from scratch and the
-// tunnel go on with the search Tick after Tick instead of starting over,
+// tunnel go on with the search Tick after Tick instead of starting over
+// (and with DPA*, A* finishes a search the Budget cut off),
 // so it ends: with the robot still (A*: after exactly the expansions of
 // one search from the goal run in one go), with the robot moving while
 // it searches, and after a change mid-search, which starts it over on
 // the changed map. Every path is checked against A* from scratch.
 func TestBudgetedSearchGoesOn(t *testing.T) {
-	for _, s := range []Strategy{AStar, Tunnel} {
+	for _, s := range []Strategy{AStar, Tunnel, DPAStar} {
 		t.Run(s.String(), func(t *testing.T) {
 			w := bigGroundWorld(t)
 			l := newLoop(t, w, Config{Strategy: s, Budget: 1})

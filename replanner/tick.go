@@ -205,6 +205,11 @@ func (l *Loop) search(ctx context.Context, start, goal planners.NodeID, at int) 
 		res, err = l.dstar.Plan(ctx, start, goal, l.plan[:0])
 	case l.adstar != nil:
 		res, err = l.adstar.Plan(ctx, start, goal, l.plan[:0])
+	case l.dpa != nil && l.stale && l.cfg.Budget > 0:
+		// DPA* keeps no search between Ticks: A* from the goal finishes
+		// one the Budget cut off, going on from Tick to Tick.
+		l.dpa.Forget()
+		res, err = fresh(ctx, l.astar, start, goal, l.plan[:0], true, l.resumable)
 	case l.dpa != nil:
 		res, scen, err = l.searchDPA(ctx, start, goal, at)
 	case l.tunnel != nil:

@@ -85,10 +85,11 @@ func TestParamsReachThePlanner(t *testing.T) {
 
 // TestBudgetTicksExpand: with a budget shorter than a search's set-up,
 // every tick of the node still expands nodes, as the planning loop
-// promises, until the path is found: with AD* (planner auto), and with
-// A* and the tunnel, which go on with a search the budget cut off.
+// promises, until the path is found: with AD* (planner auto), with A*
+// and the tunnel, which go on with a search the budget cut off, and with
+// DPA*, whose cut-off search A* finishes.
 func TestBudgetTicksExpand(t *testing.T) {
-	for _, planner := range []string{"auto", "astar", "tunnel"} {
+	for _, planner := range []string{"auto", "astar", "tunnel", "dpastar"} {
 		t.Run(planner, func(t *testing.T) {
 			p := testParams()
 			p.Budget, p.Planner = 20*time.Microsecond, planner
