@@ -60,7 +60,7 @@ const (
 	// Config.TunnelWidth of the straightened mesh route (Kapadia et al.'s
 	// multi-domain tunnel); when the tunnel holds no path its width
 	// doubles, up to the whole lattice. Every search starts afresh after
-	// a change; under a Budget, one cut off goes on at the next Tick (see
+	// a change; one a deadline cut off goes on at the next Tick (see
 	// Budget). Its paths are legal but not always optimal
 	// (Output.Epsilon +Inf) unless the search took the whole lattice.
 	Tunnel
@@ -142,9 +142,10 @@ type Config struct {
 	// Planners check their deadline every 1024 expansions, the first time
 	// before expanding anything; that first check is not held to the
 	// Budget, so every Tick expands at least 1024 nodes and a budget
-	// shorter than a planner's set-up still makes progress. A* and the
+	// shorter than a planner's set-up still makes progress. Under a
+	// deadline (a Budget, or one on the context Tick is given), A* and the
 	// Tunnel search from the goal and go on at the next Tick with a search
-	// the Budget cut off, as long as the lattice has not changed (the
+	// the deadline cut off, as long as the lattice has not changed (the
 	// robot may move), so their searches end however short the Budget;
 	// so does DPA*'s, which that A* finishes.
 	Budget time.Duration

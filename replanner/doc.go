@@ -46,9 +46,9 @@
 // passes at falling ε until the budget is spent, publishes the best path
 // with its bound ε, and later Ticks improve it to ε = 1; changes on the
 // path send ε back to Epsilon0. A* searches from scratch after every
-// change, the baseline the others are measured against; it searches
-// from the goal, so that under a Budget a search cut off goes on at the
-// next Tick though the robot has moved. The Budget applies to every
+// change, the baseline the others are measured against; under a
+// deadline it searches from the goal, so that a search cut off goes on at
+// the next Tick though the robot has moved. The Budget applies to every
 // strategy; every Tick gets at least one deadline-check interval (1024
 // expansions), so that an absurdly small Budget still makes progress.
 //

@@ -24,7 +24,7 @@ type Loop struct {
 	// One planner, for cfg.Strategy.
 	dstar   *planners.DStarLite
 	adstar  *planners.ADStar
-	astar   *planners.AStar // A*; with DPA* under a Budget, what finishes a search it cut off
+	astar   *planners.AStar // A*; with DPA*, what finishes a search a deadline cut off
 	dpa     *planners.DPAStar
 	tunnel  *tunnel
 	detourA *planners.AStar // detours, with RepairBudget (detour.go)
@@ -48,7 +48,7 @@ type Loop struct {
 	fell        bool            // some move became cheaper or appeared
 	dirty       bool            // the lattice changed
 	stale       bool            // the last search ran out of time
-	resumable   bool            // and the lattice has not changed since: A* and the tunnel go on with it
+	resumable   bool            // and the lattice has not changed since: A* and the tunnel go on with a search from the goal
 	unreachable bool            // the last search found no path
 	lastStart   planners.NodeID // the start of the last finished plan
 
@@ -96,11 +96,9 @@ func New(m *voxel.Map, cfg Config) (*Loop, error) {
 		l.astar = planners.NewAStar(g.Lattice)
 	case DPAStar:
 		l.dpa = planners.NewDPAStar(g.Lattice)
-		if cfg.Budget > 0 {
-			l.astar = planners.NewAStar(g.Lattice) // finishes a search the Budget cut off
-		}
+		l.astar = planners.NewAStar(g.Lattice) // finishes a search a deadline cut off
 	case Tunnel:
-		if l.tunnel, err = newTunnel(g, cfg.TunnelWidth, frame.Resolution, meshTile, cfg.Budget > 0); err != nil {
+		if l.tunnel, err = newTunnel(g, cfg.TunnelWidth, frame.Resolution, meshTile); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 		}
 	}

@@ -29,7 +29,8 @@ type Output struct {
 	// when the previous path was kept and trimmed behind the robot).
 	Replanned bool
 	// Pending: the search is not finished (it ran out of time, or AD* is
-	// still above ε = 1); the next Tick goes on with it, so call it soon.
+	// still above ε = 1); the next Tick goes on with it (or, after a
+	// change, with a new one), so call it soon.
 	Pending bool
 	// Repair: the search answered a change of the world or of the goal
 	// (a new goal, a change across the path, a cost that fell), not only
@@ -205,17 +206,18 @@ func (l *Loop) search(ctx context.Context, start, goal planners.NodeID, at int) 
 		res, err = l.dstar.Plan(ctx, start, goal, l.plan[:0])
 	case l.adstar != nil:
 		res, err = l.adstar.Plan(ctx, start, goal, l.plan[:0])
-	case l.dpa != nil && l.stale && l.cfg.Budget > 0:
-		// DPA* keeps no search between Ticks: A* from the goal finishes
-		// one the Budget cut off, going on from Tick to Tick.
+	case l.dpa != nil && l.stale:
+		// DPA* keeps no search between Ticks: A* (from the goal, under a
+		// deadline) finishes one a deadline cut off, going on from Tick to
+		// Tick.
 		l.dpa.Forget()
-		res, err = fresh(ctx, l.astar, start, goal, l.plan[:0], true, l.resumable)
+		res, err = fresh(ctx, l.astar, start, goal, l.plan[:0], l.resumable)
 	case l.dpa != nil:
 		res, scen, err = l.searchDPA(ctx, start, goal, at)
 	case l.tunnel != nil:
 		res, err = l.tunnel.search(ctx, start, goal, l.plan[:0], l.resumable)
 	default:
-		res, err = fresh(ctx, l.astar, start, goal, l.plan[:0], l.cfg.Budget > 0, l.resumable)
+		res, err = fresh(ctx, l.astar, start, goal, l.plan[:0], l.resumable)
 	}
 	if err != nil {
 		res.Path = nil // A*'s partial path on timeout leads nowhere useful
@@ -225,27 +227,29 @@ func (l *Loop) search(ctx context.Context, start, goal planners.NodeID, at int) 
 	return res, scen, err
 }
 
-// fresh runs A* search a from start to goal, or, with reverse, from
-// goal to start, and returns the path start first. Under a Budget the
-// loop searches in reverse, so that a search the Budget cut off can go
-// on at the next Tick though the robot has moved (its voxel is where the
-// search stops): with resume set, and a's cut-off search grown from goal,
-// it goes on with that search. resume must be set only when the graph
-// has not changed since that search began. Without a Budget every search
-// ends in its Tick, and it runs forward, from the robot, as it always
-// did (on BenchmarkTunnel's events, the tunnel's voxel searches in
-// reverse took 15–18 ms against 12–13 forward, their paths 5.6% over the
-// optimum on average against 5.3%).
-func fresh(ctx context.Context, a *planners.AStar, start, goal planners.NodeID, dst []planners.NodeID, reverse, resume bool) (planners.Result, error) {
-	if !reverse {
-		return a.Plan(ctx, start, goal, dst)
-	}
+// fresh runs A* search a from start to goal, or, when ctx has a
+// deadline (a Budget, or the caller's), from goal to start, and returns
+// the path start first. A search from the goal that a deadline cut off
+// can go on at the next Tick though the robot has moved (its voxel is
+// where the search stops): with resume set, and a's cut-off search grown
+// from goal, fresh goes on with it. resume must be set only when the
+// graph has not changed since that search began. Without a deadline
+// every search ends in its Tick, and it runs forward, from the robot, as
+// it always did (on BenchmarkTunnel's events, the tunnel's voxel
+// searches from the goal took 15–18 ms against 12–13 forward, their paths
+// 5.6% over the optimum on average against 5.3%).
+func fresh(ctx context.Context, a *planners.AStar, start, goal planners.NodeID, dst []planners.NodeID, resume bool) (planners.Result, error) {
 	var res planners.Result
 	var err error
-	if from, ok := a.Suspended(); resume && ok && from == goal {
+	from, cut := a.Suspended()
+	_, reverse := ctx.Deadline()
+	switch {
+	case resume && cut && from == goal:
 		res, err = a.Resume(ctx, start, dst)
-	} else {
+	case reverse:
 		res, err = a.Plan(ctx, goal, start, dst)
+	default:
+		return a.Plan(ctx, start, goal, dst)
 	}
 	if err == nil {
 		slices.Reverse(res.Path)

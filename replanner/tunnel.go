@@ -19,14 +19,13 @@ import (
 // to the cells within a width of that line (Kapadia et al.'s tunnel); when
 // the tunnel holds no path the width doubles, up to the whole lattice.
 type tunnel struct {
-	g       *lattice
-	cfg     navmesh.Config
-	mesh    *navmesh.Mesh
-	delta   navmesh.Delta
-	width   float64 // the first width tried, cells
-	reverse bool    // voxel searches run from the goal: under a Budget (see fresh)
-	res     float64 // metres per cell
-	widest  float64 // a width that holds the whole lattice
+	g      *lattice
+	cfg    navmesh.Config
+	mesh   *navmesh.Mesh
+	delta  navmesh.Delta
+	width  float64 // the first width tried, cells
+	res    float64 // metres per cell
+	widest float64 // a width that holds the whole lattice
 
 	portals *navmesh.PortalGraph // kept in step with mesh; nil until the first search
 	coarse  *planners.AStar      // on portals
@@ -89,16 +88,15 @@ func (s latticeCells) Cost(k voxel.Key) voxel.Cost {
 }
 
 // newTunnel builds the mesh over g's box, tile edge tile cells, with a
-// first tunnel width of width metres, res metres a cell; reverse: its
-// voxel searches run from the goal.
-func newTunnel(g *lattice, width, res float64, tile int32, reverse bool) (*tunnel, error) {
+// first tunnel width of width metres, res metres a cell.
+func newTunnel(g *lattice, width, res float64, tile int32) (*tunnel, error) {
 	cfg := navmesh.Config{Mode: navmesh.Aerial, Bounds: g.box, Tile: tile}
 	began := time.Now()
 	mesh, err := navmesh.New(latticeCells{g}, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("navigation mesh: %w", err)
 	}
-	t := &tunnel{g: g, cfg: cfg, mesh: mesh, width: width / res, res: res, reverse: reverse, cut: tunnelCut{goal: planners.None}}
+	t := &tunnel{g: g, cfg: cfg, mesh: mesh, width: width / res, res: res, cut: tunnelCut{goal: planners.None}}
 	t.stats.MeshUpdate, t.stats.Regions = time.Since(began), mesh.NumRegions()
 	t.widest = math.Sqrt(float64(g.W)*float64(g.W)+float64(g.H)*float64(g.H)+float64(g.D)*float64(g.D)) + 1
 	t.mask = planners.NewMasked(g.Lattice, make([]uint64, (g.NumNodes()+63)/64))
@@ -128,7 +126,7 @@ func (t *tunnel) update(cs *voxel.ChangeSet) {
 // search plans from start to goal: in the tunnel round the mesh route,
 // widened until it holds a path, or on the whole lattice when the mesh
 // finds no route. Its path is legal but not always optimal. Each voxel
-// search runs from the goal under a Budget (see fresh). With resume set (the lattice
+// search runs from the goal under a deadline (see fresh). With resume set (the lattice
 // unchanged since the last search, which the deadline cut off, toward
 // the same goal), it goes on where it was cut off: in the voxel search of
 // its tunnel while the robot's cell is still in it; in the route's search
@@ -165,7 +163,7 @@ func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []
 			t.confine(w)
 		}
 		renew(ctx)
-		res, err := fresh(ctx, t.fine, start, goal, dst, t.reverse, resume)
+		res, err := fresh(ctx, t.fine, start, goal, dst, resume)
 		resume = false
 		total = addStats(total, res.Stats)
 		if !errors.Is(err, planners.ErrNoPath) {
@@ -182,7 +180,7 @@ func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []
 		t.stats.Retries++
 	}
 	renew(ctx)
-	res, err := fresh(ctx, t.whole, start, goal, dst, t.reverse, resume)
+	res, err := fresh(ctx, t.whole, start, goal, dst, resume)
 	res.Stats = addStats(total, res.Stats)
 	switch {
 	case err == nil:
