@@ -27,7 +27,7 @@ func BenchmarkSoak(b *testing.B) {
 	const parallel = 2
 	params := filepath.Join(repoRoot, "config", "sim_soak.yaml")
 	if p := os.Getenv("NAVNODE_SOAK_PLANNER"); p != "" {
-		params = withPlanner(b, params, p)
+		params = withParams(b, params, "planner: "+p)
 	}
 	seeds := make(chan int)
 	var mu sync.Mutex
