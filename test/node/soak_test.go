@@ -22,12 +22,20 @@ import (
 //	scripts/netns go test -run '^$' -bench Soak -benchtime 200x -timeout 3h ./test/node/
 //
 // NAVNODE_SOAK_PLANNER=tunnel (or another planner parameter value) runs
-// the missions with that planner instead of config/sim_soak.yaml's.
+// the missions with that planner instead of config/sim_soak.yaml's, and
+// NAVNODE_SOAK_BUDGET_MS=1 with that budget_ms.
 func BenchmarkSoak(b *testing.B) {
 	const parallel = 2
 	params := filepath.Join(repoRoot, "config", "sim_soak.yaml")
+	var extra []string
 	if p := os.Getenv("NAVNODE_SOAK_PLANNER"); p != "" {
-		params = withParams(b, params, "planner: "+p)
+		extra = append(extra, "planner: "+p)
+	}
+	if ms := os.Getenv("NAVNODE_SOAK_BUDGET_MS"); ms != "" {
+		extra = append(extra, "budget_ms: "+ms)
+	}
+	if len(extra) > 0 {
+		params = withParams(b, params, extra...)
 	}
 	seeds := make(chan int)
 	var mu sync.Mutex
