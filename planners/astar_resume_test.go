@@ -77,15 +77,7 @@ func TestAStarResume(t *testing.T) {
 			require.ErrorIs(t, err, ErrNoPath, what...)
 			continue
 		}
-		require.NoError(t, err, what...)
-		require.Equal(t, from, res.Path[0], what...)
-		require.Equal(t, goal, res.Path[len(res.Path)-1], what...)
-		require.InDelta(t, res.Cost, graphPathCost(t, g, res.Path), 1e-9*max(1, res.Cost), what...)
-		if a.Weight == 0 {
-			require.InDelta(t, want.Cost, res.Cost, 1e-9*max(1, want.Cost), what...)
-		} else {
-			require.LessOrEqual(t, res.Cost, a.Weight*want.Cost*(1+1e-9), what...)
-		}
+		requirePlanned(t, g, from, goal, res, err, want.Cost, a.Weight, what...)
 	}
 	require.Greater(t, cuts, 100, "the lattices are too small to cut the searches often")
 	require.Greater(t, moves, 20)
@@ -128,24 +120,4 @@ func randomPassable(rng *rand.Rand, g Graph) NodeID {
 			return n
 		}
 	}
-}
-
-// graphPathCost sums the costs of path's moves through g's Successors,
-// failing on a move that is not an edge.
-func graphPathCost(t *testing.T, g Graph, path []NodeID) float64 {
-	t.Helper()
-	c := 0.0
-	var edges []Edge
-	for i := 1; i < len(path); i++ {
-		edges = g.Successors(path[i-1], edges[:0])
-		found := false
-		for _, e := range edges {
-			if e.To == path[i] {
-				c, found = c+e.Cost, true
-				break
-			}
-		}
-		require.True(t, found, "step %d: %d → %d is no edge", i, path[i-1], path[i])
-	}
-	return c
 }

@@ -248,3 +248,39 @@ func TestReadScenariosErrors(t *testing.T) {
 		require.Error(t, err)
 	}
 }
+
+// graphPathCost sums the costs of path's moves through g's Successors,
+// failing on a move that is not an edge.
+func graphPathCost(t *testing.T, g Graph, path []NodeID) float64 {
+	t.Helper()
+	c := 0.0
+	var edges []Edge
+	for i := 1; i < len(path); i++ {
+		edges = g.Successors(path[i-1], edges[:0])
+		found := false
+		for _, e := range edges {
+			if e.To == path[i] {
+				c, found = c+e.Cost, true
+				break
+			}
+		}
+		require.True(t, found, "step %d: %d → %d is no edge", i, path[i-1], path[i])
+	}
+	return c
+}
+
+// requirePlanned checks a path A* found from start to goal on g with
+// weight (0: 1): its ends, its cost the sum of its edges, and that cost
+// optimal (weight 0) or within weight of optimal.
+func requirePlanned(t *testing.T, g Graph, start, goal NodeID, got Result, err error, optimal, weight float64, what ...any) {
+	t.Helper()
+	require.NoError(t, err, what...)
+	require.Equal(t, start, got.Path[0], what...)
+	require.Equal(t, goal, got.Path[len(got.Path)-1], what...)
+	require.InDelta(t, got.Cost, graphPathCost(t, g, got.Path), 1e-9*max(1, got.Cost), what...)
+	if weight == 0 {
+		require.InDelta(t, optimal, got.Cost, 1e-9*max(1, optimal), what...)
+	} else {
+		require.LessOrEqual(t, got.Cost, weight*optimal*(1+1e-9), what...)
+	}
+}

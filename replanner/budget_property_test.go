@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/planners"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,7 +16,9 @@ import (
 // with the budgeted strategies: AD* under a 1 ns Budget (one slice per
 // Tick), D* Lite under a 1 ns RepairBudget (detours), and A*, the
 // tunnel and DPA* under a 1 ns Budget (searches that go on Tick after
-// Tick, and start over after a change). After every Tick
+// Tick, and start over after a change; with DPA*, A* finishes a search
+// the budget cut off, and says so: no DPA* scenario). Goals change and
+// are cancelled now and then. After every Tick
 // a Following path is legal on the map as it is now, starts at the voxel
 // the robot plans from, and costs at most Epsilon times A*'s optimum; an
 // Unreachable or Blocked is true; Planning only with Pending set.
@@ -44,16 +47,27 @@ func TestBudgetedRandomEventsProperty(t *testing.T) {
 				counts := map[string]int{}
 				for ev := range 300 {
 					var name string
-					if rng.IntN(12) == 0 {
+					switch rng.IntN(24) {
+					case 0, 1:
 						require.NoError(t, l.SetGoal(randomFree(t, rng, l)))
 						name = "goal"
-					} else {
+					case 2:
+						l.Cancel()
+						require.NoError(t, l.SetGoal(randomFree(t, rng, l)))
+						name = "cancel"
+					default:
 						name = randomEvent(t, rng, l, out, shapes)
 					}
 					counts[name]++
+					wasStale := l.stale
 					out = l.Tick(context.Background())
 					counts[out.Status.String()]++
 					what := fmt.Sprintf("event %d (%s)", ev, name)
+					if l.dpa != nil && wasStale && out.Replanned {
+						// A* finished the search the budget cut off: planned afresh.
+						require.Equal(t, planners.NoScenario, out.Scenario, what)
+						counts["finished by A*"]++
+					}
 					if out.Status == Planning {
 						require.True(t, out.Pending, "%s: Planning without a search pending", what)
 						continue
