@@ -8,7 +8,7 @@ FOXGLOVE := test/interop/foxglove
 # Node.js and npm come from apt only when they are not already installed.
 APT_PACKAGES := iproute2 pkg-config cyclonedds-dev cyclonedds-tools libfastrtps-dev libfastcdr-dev fastddsgen g++ colcon python3-colcon-ros python3-colcon-package-selection python3-colcon-bash ament-cmake
 
-.PHONY: deps build test vet generate check-generated fuzz bench peers demo soak
+.PHONY: deps build test vet generate check-generated fuzz bench peers demo
 
 ## deps: install every apt and npm package and Go module the build and tests need (idempotent, as root)
 deps:

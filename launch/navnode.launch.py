@@ -24,7 +24,7 @@ def generate_launch_description():
             default_value=LaunchConfiguration('params_file'),
             description='second parameters file loaded after params_file, for per-robot overrides'),
         DeclareLaunchArgument('namespace', default_value='', description='namespace of the node, e.g. /uav1'),
-        DeclareLaunchArgument('use_sim_time', default_value='false', description='take time from /clock'),
+        DeclareLaunchArgument('use_sim_time', default_value='false', description='stamp outputs with the latest input stamp instead of the wall clock (navnode does not read /clock)'),
         DeclareLaunchArgument('log_level', default_value='info', description='debug, info, warn, error or fatal'),
         DeclareLaunchArgument('map_topic', default_value='/map', description='occupancy grid input'),
         DeclareLaunchArgument('points_topic', default_value='/points', description='point cloud input'),

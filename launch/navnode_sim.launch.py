@@ -30,7 +30,7 @@ def generate_launch_description():
             'robot_params_file',
             default_value=PathJoinSubstitution([FindPackageShare('navnode'), 'config', 'sim_depot.yaml']),
             description="navnode's parameters for the scenario, over config/navnode.yaml: config/sim_SCENARIO.yaml"),
-        DeclareLaunchArgument('use_sim_time', default_value='false', description='take time from /clock'),
+        DeclareLaunchArgument('use_sim_time', default_value='false', description='navnode stamps outputs with the latest input stamp instead of the wall clock (it does not read /clock); navsim accepts it and ignores it'),
         Node(
             package='navnode',
             executable='navsim',

@@ -153,11 +153,13 @@ type Config struct {
 	// nothing: the Budget bounds every Tick), bounds the search of a
 	// Tick after a change that crossed the remaining path (0: none). When
 	// the repair runs out of it and the old path is no longer legal, the
-	// Tick publishes a detour instead: A* on the lattice from the robot
-	// round the blocked part to the old path beyond it (the rest of the
-	// old path is kept), with Epsilon +Inf. Later Ticks finish the repair,
-	// RepairBudget at a time, and then publish the optimal path. It bounds
-	// how long a robot waits for a path that avoids a new obstacle.
+	// Tick publishes a detour instead: weighted A* (w = 2) on the lattice
+	// from a few nodes before the blocked part round it to the old path
+	// beyond it (the rest of the old path is kept), with Epsilon +Inf;
+	// the detour's search gets up to RepairBudget again. Later Ticks
+	// finish the repair, RepairBudget at a time, and then publish the
+	// optimal path. It bounds how long a robot waits for a path that
+	// avoids a new obstacle (to about twice RepairBudget).
 	RepairBudget time.Duration
 	// Epsilon0 and EpsilonStep are AD*'s schedule: the first inflation
 	// (≥ 1, default 2.5) and how much ε falls per improvement (> 0,
