@@ -34,22 +34,22 @@ func movingAILattice(t testing.TB, name string) (*Lattice, []Scenario) {
 	return l, scen
 }
 
-// pathCost checks that every step of path is a legal lattice move and
-// returns the sum of their costs.
-func pathCost(t *testing.T, l *Lattice, path []NodeID) float64 {
+// pathCost checks that every step of path is an edge of g (a legal
+// lattice move) and returns the sum of their costs.
+func pathCost(t *testing.T, g Graph, path []NodeID) float64 {
 	t.Helper()
-	cum := prefixCosts(t, l, path)
+	cum := prefixCosts(t, g, path)
 	return cum[len(cum)-1]
 }
 
 // prefixCosts returns the cost of path[:i+1] for each i, failing the test
-// at a step that is not a legal move.
-func prefixCosts(t *testing.T, l *Lattice, path []NodeID) []float64 {
+// at a step that is not an edge of g.
+func prefixCosts(t *testing.T, g Graph, path []NodeID) []float64 {
 	t.Helper()
 	cum := make([]float64, len(path))
 	var edges []Edge
 	for i := 1; i < len(path); i++ {
-		edges = l.Successors(path[i-1], edges[:0])
+		edges = g.Successors(path[i-1], edges[:0])
 		found := false
 		for _, e := range edges {
 			if e.To == path[i] {
@@ -249,26 +249,6 @@ func TestReadScenariosErrors(t *testing.T) {
 	}
 }
 
-// graphPathCost sums the costs of path's moves through g's Successors,
-// failing on a move that is not an edge.
-func graphPathCost(t *testing.T, g Graph, path []NodeID) float64 {
-	t.Helper()
-	c := 0.0
-	var edges []Edge
-	for i := 1; i < len(path); i++ {
-		edges = g.Successors(path[i-1], edges[:0])
-		found := false
-		for _, e := range edges {
-			if e.To == path[i] {
-				c, found = c+e.Cost, true
-				break
-			}
-		}
-		require.True(t, found, "step %d: %d → %d is no edge", i, path[i-1], path[i])
-	}
-	return c
-}
-
 // requirePlanned checks a path A* found from start to goal on g with
 // weight (0: 1): its ends, its cost the sum of its edges, and that cost
 // optimal (weight 0) or within weight of optimal.
@@ -277,7 +257,7 @@ func requirePlanned(t *testing.T, g Graph, start, goal NodeID, got Result, err e
 	require.NoError(t, err, what...)
 	require.Equal(t, start, got.Path[0], what...)
 	require.Equal(t, goal, got.Path[len(got.Path)-1], what...)
-	require.InDelta(t, got.Cost, graphPathCost(t, g, got.Path), 1e-9*max(1, got.Cost), what...)
+	require.InDelta(t, got.Cost, pathCost(t, g, got.Path), 1e-9*max(1, got.Cost), what...)
 	if weight == 0 {
 		require.InDelta(t, optimal, got.Cost, 1e-9*max(1, optimal), what...)
 	} else {
