@@ -125,15 +125,15 @@ func (t *tunnel) update(cs *voxel.ChangeSet) {
 
 // search plans from start to goal: in the tunnel round the mesh route,
 // widened until it holds a path, or on the whole lattice when the mesh
-// finds no route. Its path is legal but not always optimal. Each voxel
-// search runs from the goal under a deadline (see fresh). With resume set (the lattice
-// unchanged since the last search, which the deadline cut off, toward
-// the same goal), it goes on where it was cut off: in the voxel search of
-// its tunnel while the robot's cell is still in it; in the route's search
-// while the robot is still in the same cell; when the robot has moved
-// since the route's search was cut off, on the whole lattice, whose
-// search goes on wherever the robot goes. So every search ends, however
-// short the Budget.
+// finds no route. Its path is legal but not always optimal. Under a
+// deadline each voxel search runs from the goal (see fresh). With resume
+// set (the lattice unchanged since the last search, which the deadline
+// cut off, toward the same goal), it goes on where it was cut off: in the
+// voxel search of its tunnel while the robot's cell is still in it; in
+// the route's search while the robot is still in the same cell; when the
+// robot has moved since the route's search was cut off, on the whole
+// lattice, whose search goes on wherever the robot goes. So every search
+// ends, however short the Budget.
 func (t *tunnel) search(ctx context.Context, start, goal planners.NodeID, dst []planners.NodeID, resume bool) (planners.Result, error) {
 	cut := t.cut
 	t.cut = tunnelCut{goal: planners.None}
