@@ -231,3 +231,40 @@ func stateBytes(a *AStar) int {
 		cap(c.index)*4 + cap(a.cellOpen.items)*int(unsafe.Sizeof(cellItem{})) +
 		len(a.st.stamp)*20 + cap(a.open.items)*int(unsafe.Sizeof(heapItem{}))
 }
+
+// TestClosedAround: the closed bits A* reads for a cell's neighbourhood
+// are those of the neighbours in its brick, at every place of a brick, in
+// every brick shape (cubes, flat, planar, long and thin: the shapes that
+// read furthest into the padding).
+func TestClosedAround(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct {
+		w, h, d int
+		planar  bool
+	}{
+		{853, 245, 321, false}, {1000, 1000, 1, true}, {1000, 1000, 1, false},
+		{500, 400, 3, false}, {5000, 2, 2, false}, {5000, 1, 2, false}, {3, 3, 3, false},
+	} {
+		l, err := NewLattice(c.w, c.h, c.d, c.planar)
+		require.NoError(t, err)
+		var s brickState
+		require.True(t, s.reset(l))
+		p := new(brickPage)
+		closed := make([]bool, brickCells)
+		for k := range uint32(brickCells) {
+			if closed[k] = rng.IntN(2) == 0; closed[k] {
+				p.close(k)
+			}
+		}
+		for k := range uint32(1) << (s.sx + s.sy + s.sz) { // the places of a brick (fewer than a page on a small lattice)
+			in := s.movesInBrick(k)
+			want := uint32(0)
+			for m := range 27 {
+				if in&(1<<m) != 0 && m != noMove && closed[int32(k)+s.step[m]] {
+					want |= 1 << m
+				}
+			}
+			require.Equal(t, want, s.closedAround(p, k)&in&^(1<<noMove), "%d×%d×%d place %d", c.w, c.h, c.d, k)
+		}
+	}
+}
