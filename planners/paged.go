@@ -5,10 +5,10 @@ package planners
 // gets a page when the query first touches one of its cells, and every
 // page goes back to the pool when the next query starts. Memory follows
 // what one query touches, not the map: 16 B per cell of the touched
-// bricks, and a closed bit with its padding (1.7 KB a page; on BC1, 4 MB
-// for the median of 500 queries, 78 MB for the largest, before the
-// closed bits; 2.3% more with them) instead of 20 B per node up front (1.3 GB for BC1's 67 M
-// voxels). The pool keeps as many pages as the largest query took, so a
+// bricks and a closed bit (1.7 KB a page with its padding), instead of
+// 20 B per node up front (1.3 GB for BC1's 67 M voxels). On BC1 that was
+// 4 MB for the median of 500 queries and 78 MB for the largest before
+// the closed bits, which add 2.3%. The pool keeps as many pages as the largest query took, so a
 // steady stream of queries allocates nothing. Bricks keep
 // a search's ball of cells on few pages, where pages of consecutive ids
 // would cut it into thin slabs: 2 to 9 times the memory on BC1 and DA1.
@@ -27,7 +27,6 @@ type brickState struct {
 	sx, sy, sz uint8
 	bx, bxy    int32     // bricks along x, per z layer of bricks
 	step       [27]int32 // each move's change of handle inside a brick, by move index
-	inner      uint32    // the moves that stay in the brick from a cell not on its faces (movesInBrick)
 }
 
 // brickSlot is the brick a page of the pool serves.
@@ -44,8 +43,8 @@ const brickCellBits = 12
 const maxBricks = 1 << (32 - brickCellBits)
 
 // brickPage holds a brick's cells, by their place in the brick, and a
-// bit per cell, set once the search has closed it: the closed cells of an
-// inner cell's neighbourhood are read from a few words of it (see
+// bit per cell, set once the search has closed it: the closed cells of a
+// cell's neighbourhood in the brick are read from a few words of it (see
 // closedAround) rather than from a record each.
 type brickPage struct {
 	cells  [brickCells]cellState
@@ -120,12 +119,8 @@ func (s *brickState) reset(l *Lattice) bool {
 	}
 	if s.sx != shift[0] || s.sy != shift[1] || s.sz != shift[2] || s.bx != bx || s.bxy != bx*by {
 		s.sx, s.sy, s.sz, s.bx, s.bxy = shift[0], shift[1], shift[2], bx, bx*by
-		s.inner = 0
 		for m, mv := range latticeMoves {
 			s.step[m] = mv.dx + mv.dy<<s.sx + mv.dz<<(s.sx+s.sy)
-			if (mv.dx == 0 || s.sx > 0) && (mv.dy == 0 || s.sy > 0) && (mv.dz == 0 || s.sz > 0) {
-				s.inner |= 1 << m
-			}
 		}
 	}
 	return true
@@ -239,7 +234,8 @@ func (s *brickState) closedAround(p *brickPage, c uint32) uint32 {
 	return mask
 }
 
-// closedRow returns the closed bits of places c, c+1 and c+2.
+// closedRow returns bits c, c+1 and c+2 of p.closed: with c a place
+// plus closedPad, the closed bits of that place and the next two.
 func (p *brickPage) closedRow(c uint32) uint32 {
 	k, s := c>>6, c&63
 	return uint32((p.closed[k]>>s | p.closed[k+1]<<(64-s)) & 7) // a shift by 64 gives 0
