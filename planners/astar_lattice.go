@@ -48,10 +48,10 @@ func (a *AStar) searchLattice(ctx context.Context, stats Stats, began time.Time,
 		}
 		top := open.pop(st)
 		hu := top.handle()
-		cu := st.cell(hu)
+		page, place := st.pages[hu>>brickCellBits], hu&(brickCells-1)
+		cu := &page.cells[place]
 		cu.meta |= cellClosed
-		page := st.pages[hu>>brickCellBits]
-		page.close(hu & (brickCells - 1))
+		page.close(place)
 		x, y, z := st.coords(hu)
 		u := NodeID(x + W*(y+H*z))
 		if u == goal {
@@ -70,7 +70,7 @@ func (a *AStar) searchLattice(ctx context.Context, stats Stats, began time.Time,
 		// Closed neighbours in the brick are dropped in one go, from the
 		// page's closed bits: most neighbours are closed, and reading
 		// each one's record cost a load and a mispredicted branch.
-		legal &^= st.closedAround(page, hu&(brickCells-1)) & inBrick
+		legal &^= st.closedAround(page, place) & inBrick
 		for ; legal != 0; legal &= legal - 1 {
 			m := bits.TrailingZeros32(legal)
 			if allowed != nil && !inSet(allowed, u+NodeID(l.step[m])) {

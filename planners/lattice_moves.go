@@ -85,9 +85,13 @@ func (l *Lattice) freeLayer(j int32) uint32 {
 }
 
 // row3 returns the blocked bits of nodes j, j+1 and j+2.
-func (l *Lattice) row3(j int32) uint32 {
-	k, s := uint32(j)>>6, uint32(j)&63
-	return uint32((l.blocked[k]>>s | l.blocked[k+1]<<(64-s)) & 7) // a shift by 64 gives 0
+func (l *Lattice) row3(j int32) uint32 { return threeBits(l.blocked, uint32(j)) }
+
+// threeBits returns bits j, j+1 and j+2 of the bit array words, which
+// must hold bit j+2 and one word more.
+func threeBits(words []uint64, j uint32) uint32 {
+	k, s := j>>6, j&63
+	return uint32((words[k]>>s | words[k+1]<<(64-s)) & 7) // a shift by 64 gives 0
 }
 
 // freeLayerChecked returns the free cells of the 3×3 layer of cells

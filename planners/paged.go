@@ -236,7 +236,4 @@ func (s *brickState) closedAround(p *brickPage, c uint32) uint32 {
 
 // closedRow returns bits c, c+1 and c+2 of p.closed: with c a place
 // plus closedPad, the closed bits of that place and the next two.
-func (p *brickPage) closedRow(c uint32) uint32 {
-	k, s := c>>6, c&63
-	return uint32((p.closed[k]>>s | p.closed[k+1]<<(64-s)) & 7) // a shift by 64 gives 0
-}
+func (p *brickPage) closedRow(c uint32) uint32 { return threeBits(p.closed[:], c) }
