@@ -12,8 +12,9 @@ import (
 // budget.go says the planners poll before they expand anything. With a
 // 1 ns Budget the deadline has passed when the search starts, so a slice
 // should stop at its second poll, after one interval, as D* Lite's does.
-// A* and DPA* (checkDue: n > 0) poll first after 1,024 expansions, which
-// the slice context ignores, and stop only at 2,048: two intervals.
+// A* and DPA* once polled first after 1,024 expansions, which the slice
+// context ignored, and stopped only at 2,048 (two intervals); since
+// a90dfa1 they poll before expanding, as D* Lite does.
 func TestBudgetOneIntervalReview(t *testing.T) {
 	for _, s := range []Strategy{DStarLite, AStar, DPAStar} {
 		t.Run(s.String(), func(t *testing.T) {
