@@ -190,16 +190,16 @@ func (p *lpa) queue(n NodeID) {
 	pos := st.pos[n]
 	if st.nodes[n].g == st.nodes[n].rhs && st.nodes[n].bp != stale {
 		switch {
-		case pos >= 0:
+		case pos >= 0 && p.inHeap(n, pos):
 			p.open.remove(int(pos), st.pos)
-		case pos <= coldBase:
-			p.dropCold(coldIndex(pos))
+		case pos >= 0:
+			p.dropCold(int(pos))
 			st.pos[n] = unqueued
 		}
 		return // a consistent node left on INCONS is skipped when INCONS is emptied
 	}
 	switch {
-	case pos >= 0:
+	case pos >= 0 && p.inHeap(n, pos):
 		// A key that rose stays as it is, a lower bound, until it reaches
 		// the top. A lower second key is written even then: refreshKeys
 		// builds a key from the second one, which must stay a lower bound
@@ -209,9 +209,9 @@ func (p *lpa) queue(n NodeID) {
 		if key, tie := p.requeued(*it, k1, k2); key != it.key || tie != it.tie {
 			p.open.update(int(pos), key, tie, st.pos)
 		}
-	case pos <= coldBase:
+	case pos >= 0:
 		k1, k2 := p.key(n)
-		p.queueCold(coldIndex(pos), k1, k2)
+		p.queueCold(int(pos), k1, k2)
 	case pos == inIncons:
 	case p.anytime && p.closed[n] == p.pass: // AD*, Algorithm 1 line 14
 		st.pos[n] = inIncons
@@ -292,8 +292,9 @@ func (p *lpa) rekey() {
 // refreshKeys re-keys the heap after D* Lite's start moved: each key
 // rises to what the current heuristic and k_m make of the second key it
 // was queued under (with ε = 1 a key is [k2 + h + k_m; k2]), a lower
-// bound of its node's key as before, and the heap is rebuilt. Cold nodes
-// are re-keyed when a thaw takes them in (see settle).
+// bound of its node's key as before, and the heap is rebuilt. Nodes that
+// go cold, and the cold ones, are re-keyed when a thaw takes them in (see
+// settle).
 //
 // k_m keeps the old keys lower bounds, and computeShortestPath re-keys a
 // node whose key is too low when it reaches the top (lines 13′–14′). But
@@ -305,10 +306,6 @@ func (p *lpa) rekey() {
 // key. One pass over the list reads no node records, and heapifying costs
 // about as much as a few hundred sifts.
 func (p *lpa) refreshKeys() {
-	items := p.open.items
-	for i := range items {
-		items[i].key = p.refreshed(items[i])
-	}
 	t1, _ := p.targetKey()
 	p.settle(t1)
 }

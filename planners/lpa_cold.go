@@ -39,14 +39,23 @@ import "math"
 // start never moves, so its keys are never refreshed and nothing goes
 // cold.
 
-// coldBase is incState.pos of cold[0]; cold[i] has coldBase − i.
-const coldBase int32 = -4
+// A node's slot (incState.pos) is its index in the heap or in the cold
+// list, whichever holds it: it is in the heap when the heap's item at
+// that index is its own (inHeap). So a node that goes cold, or comes
+// back, keeps its slot when its index does not change, and most do not:
+// when a refresh leaves nearly the whole heap cold, as after a first
+// search (about 118,000 nodes on DA1), the heap's array becomes the cold
+// list and only the few nodes that stay hot move; and a thaw takes nodes
+// out of the cold list by moving its last node into the hole. Writing a
+// slot is a random write into a map-sized array, a cache and TLB miss
+// each: writing all of them made a walk's first repair on DA1 take 3–7
+// ms (77 ms the first time, the cold list growing into fresh memory).
 
-// coldSlot returns the incState.pos value of cold[i].
-func coldSlot(i int) int32 { return coldBase - int32(i) }
-
-// coldIndex returns the index in cold of a node whose pos is p ≤ coldBase.
-func coldIndex(p int32) int { return int(coldBase - p) }
+// inHeap reports whether open node n, at slot i, is in the heap (else it
+// is cold).
+func (p *lpa) inHeap(n NodeID, i int32) bool {
+	return int(i) < len(p.open.items) && p.open.items[i].id == n
+}
 
 // coldBand is the narrowest band above the start's key under which open
 // nodes stay in the heap, relative to that key: a small part of one move
@@ -74,7 +83,7 @@ func (p *lpa) openLen() int { return len(p.open.items) + len(p.cold) }
 // push queues an item, cold when its first key is above the ceiling.
 func (p *lpa) push(it heapItem) {
 	if it.key > p.ceil {
-		p.st.pos[it.id] = coldSlot(len(p.cold))
+		p.st.pos[it.id] = int32(len(p.cold))
 		p.cold = append(p.cold, it)
 		return
 	}
@@ -100,7 +109,7 @@ func (p *lpa) dropCold(i int) {
 	last := len(p.cold) - 1
 	if i != last {
 		p.cold[i] = p.cold[last]
-		p.st.pos[p.cold[i].id] = coldSlot(i)
+		p.st.pos[p.cold[i].id] = int32(i)
 	}
 	p.cold = p.cold[:last]
 }
@@ -124,20 +133,19 @@ func (p *lpa) thaw() {
 	}
 	p.ceil = max(p.ceil, least) + p.band
 	p.band *= 2
-	pos, n := p.st.pos, 0
-	for _, it := range p.cold {
+	pos := p.st.pos
+	for i := 0; i < len(p.cold); {
+		it := &p.cold[i]
 		if it.key <= p.ceil {
-			it.key = p.refreshed(it)
+			it.key = p.refreshed(*it)
 		}
 		if it.key > p.ceil {
-			pos[it.id] = coldSlot(n)
-			p.cold[n] = it
-			n++
-		} else {
-			p.open.push(it, pos)
+			i++
+			continue
 		}
+		p.open.push(*it, pos)
+		p.dropCold(i) // the last cold node, if another, comes to i
 	}
-	p.cold = p.cold[:n]
 }
 
 // refreshed is an open item's first key after the start moved, as
@@ -147,15 +155,17 @@ func (p *lpa) refreshed(it heapItem) float64 {
 	return max(it.key, it.tie+p.h(it.id)+p.km)
 }
 
-// settle follows refreshKeys, which refreshed the heap's keys: it lowers
-// the ceiling to a band above first key k (the start's), coldBand or half
-// of how far above its key the last search raised the ceiling, whichever
-// is more; it moves the heap's nodes above the ceiling to the cold list
-// and rebuilds the heap. The ceiling never rises here, since the cold
-// list is left as it is: its keys, refreshed or not, are lower bounds of
-// their nodes' keys (k_m sees to that) and above the ceiling, and most of
-// them are never needed. With fewer open nodes than coldFloor, or none
-// set (AD*), the heap takes them all.
+// settle is refreshKeys' work once the start moved: it lowers the ceiling
+// to a band above first key k (the start's), coldBand or half of how far
+// above its key the last search raised the ceiling, whichever is more;
+// it refreshes the heap's keys under the ceiling, moves its nodes above
+// the ceiling to the cold list and rebuilds the heap. A key above the
+// ceiling goes cold as it is: refreshing only raises keys, and a thaw
+// refreshes what it takes in. The ceiling never rises here, since the
+// cold list is left as it is: its keys, refreshed or not, are lower
+// bounds of their nodes' keys (k_m sees to that) and above the ceiling,
+// and most of them are never needed. With fewer open nodes than
+// coldFloor, or none set (AD*), the heap takes them all.
 func (p *lpa) settle(k float64) {
 	pos := p.st.pos
 	if p.coldFloor == 0 || p.openLen() < p.coldFloor {
@@ -176,17 +186,72 @@ func (p *lpa) settle(k float64) {
 		p.band *= 2
 	}
 	p.settledKey = k
-	hot, nh := p.open.items, 0
-	for _, it := range hot {
-		if it.key > p.ceil {
-			pos[it.id] = coldSlot(len(p.cold))
-			p.cold = append(p.cold, it)
-		} else {
-			pos[it.id] = int32(nh)
-			hot[nh] = it
-			nh++
+	if len(p.cold) == 0 && p.fewUnderCeiling() {
+		p.coolAll()
+	} else {
+		p.cool()
+	}
+	p.open.heapify(pos)
+}
+
+// fewUnderCeiling reports whether fewer than half the heap's keys lie
+// under the ceiling, so that coolAll moves fewer nodes than cool.
+func (p *lpa) fewUnderCeiling() bool {
+	n := 0
+	for i := range p.open.items {
+		if p.open.items[i].key <= p.ceil {
+			n++
 		}
 	}
+	return 2*n < len(p.open.items)
+}
+
+// cool refreshes the heap's keys under the ceiling, moves its nodes above
+// it to the end of the cold list and packs the rest at the front of the
+// heap's array.
+func (p *lpa) cool() {
+	pos, hot, nh := p.st.pos, p.open.items, 0
+	for i, it := range hot {
+		if it.key <= p.ceil {
+			it.key = p.refreshed(it)
+		}
+		if it.key > p.ceil {
+			pos[it.id] = int32(len(p.cold))
+			p.cold = append(p.cold, it)
+			continue
+		}
+		if nh != i {
+			pos[it.id] = int32(nh)
+		}
+		hot[nh] = it
+		nh++
+	}
 	p.open.items = hot[:nh]
-	p.open.heapify(pos)
+}
+
+// coolAll is cool when the cold list is empty and most of the heap goes
+// cold: the heap's array becomes the cold list, and the nodes under the
+// ceiling move out of it to a new heap (in the cold list's old array).
+// The cold nodes keep their slots, but for the ones moved into the holes.
+func (p *lpa) coolAll() {
+	pos, cold, hot := p.st.pos, p.open.items, p.cold[:0]
+	for i := 0; i < len(cold); {
+		it := &cold[i]
+		if it.key <= p.ceil {
+			it.key = p.refreshed(*it)
+		}
+		if it.key > p.ceil {
+			i++
+			continue
+		}
+		pos[it.id] = int32(len(hot))
+		hot = append(hot, *it)
+		last := len(cold) - 1
+		if i != last {
+			cold[i] = cold[last]
+			pos[cold[i].id] = int32(i)
+		}
+		cold = cold[:last]
+	}
+	p.open.items, p.cold = hot, cold
 }

@@ -65,7 +65,7 @@ func requireOpenValid(t *testing.T, p *lpa, what string) {
 	var edges []Edge
 	for n := range NodeID(len(p.st.nodes)) {
 		if nd := &p.st.nodes[n]; nd.stamp == p.st.cur && nd.bp == stale {
-			require.True(t, p.st.pos[n] >= 0 || p.st.pos[n] <= coldBase, "%s: stale node %d not queued", what, n)
+			require.GreaterOrEqual(t, p.st.pos[n], int32(0), "%s: stale node %d not queued", what, n)
 			best := math.Inf(1)
 			edges = p.out(n, edges[:0])
 			for _, e := range edges {
@@ -75,7 +75,8 @@ func requireOpenValid(t *testing.T, p *lpa, what string) {
 		}
 	}
 	for i, it := range p.cold {
-		require.Equal(t, coldSlot(i), p.st.pos[it.id], "%s: cold slot of node %d", what, it.id)
+		require.EqualValues(t, i, p.st.pos[it.id], "%s: cold slot of node %d", what, it.id)
+		require.False(t, p.inHeap(it.id, int32(i)), "%s: cold node %d taken for a heap node", what, it.id)
 		require.Greater(t, it.key, p.ceil, "%s: cold node %d under the ceiling", what, it.id)
 		requireKeyBound(t, p, it, false, what)
 	}
@@ -109,7 +110,7 @@ func requireKeyBound(t *testing.T, p *lpa, it heapItem, refreshed bool, what str
 // search raised the ceiling above it if that is more, and moves the rest
 // to the cold list; with no thaw the band shrinks back by half each time.
 func TestColdBandFollowsReach(t *testing.T) {
-	p := &lpa{coldFloor: 1, ceil: math.Inf(1)}
+	p := &lpa{g: emptyGraph{}, coldFloor: 1, ceil: math.Inf(1)} // h = 0: refreshing keeps keys
 	p.st.fit(1000)
 	for i := range 1000 {
 		p.open.items = append(p.open.items, heapItem{key: 100 + float64(i)/100, tie: 100, id: NodeID(i)})
@@ -117,12 +118,15 @@ func TestColdBandFollowsReach(t *testing.T) {
 	}
 	hot := func() int {
 		n := 0
-		for _, it := range p.open.items {
+		for i, it := range p.open.items {
 			require.LessOrEqual(t, it.key, p.ceil)
+			require.EqualValues(t, i, p.st.pos[it.id], "heap slot")
 			n++
 		}
-		for _, it := range p.cold {
+		for i, it := range p.cold {
 			require.Greater(t, it.key, p.ceil)
+			require.EqualValues(t, i, p.st.pos[it.id], "cold slot")
+			require.False(t, p.inHeap(it.id, int32(i)))
 		}
 		require.Equal(t, 1000, n+len(p.cold))
 		return n
@@ -138,7 +142,7 @@ func TestColdBandFollowsReach(t *testing.T) {
 			p.st.pos[it.id] = int32(len(p.open.items))
 			p.open.items = append(p.open.items, it)
 		} else {
-			p.st.pos[it.id] = coldSlot(len(cold))
+			p.st.pos[it.id] = int32(len(cold))
 			cold = append(cold, it)
 		}
 	}
