@@ -133,7 +133,12 @@ func (p *lpa) thaw() {
 	}
 	p.ceil = max(p.ceil, least) + p.band
 	p.band *= 2
-	pos := p.st.pos
+	p.takeUnderCeiling()
+}
+
+// takeUnderCeiling refreshes the cold keys under the ceiling and moves
+// the nodes whose keys stay under it onto the heap.
+func (p *lpa) takeUnderCeiling() {
 	for i := 0; i < len(p.cold); {
 		it := &p.cold[i]
 		if it.key <= p.ceil {
@@ -143,7 +148,7 @@ func (p *lpa) thaw() {
 			i++
 			continue
 		}
-		p.open.push(*it, pos)
+		p.open.push(*it, p.st.pos)
 		p.dropCold(i) // the last cold node, if another, comes to i
 	}
 }
@@ -234,24 +239,6 @@ func (p *lpa) cool() {
 // ceiling move out of it to a new heap (in the cold list's old array).
 // The cold nodes keep their slots, but for the ones moved into the holes.
 func (p *lpa) coolAll() {
-	pos, cold, hot := p.st.pos, p.open.items, p.cold[:0]
-	for i := 0; i < len(cold); {
-		it := &cold[i]
-		if it.key <= p.ceil {
-			it.key = p.refreshed(*it)
-		}
-		if it.key > p.ceil {
-			i++
-			continue
-		}
-		pos[it.id] = int32(len(hot))
-		hot = append(hot, *it)
-		last := len(cold) - 1
-		if i != last {
-			cold[i] = cold[last]
-			pos[cold[i].id] = int32(i)
-		}
-		cold = cold[:last]
-	}
-	p.open.items, p.cold = hot, cold
+	p.open.items, p.cold = p.cold[:0], p.open.items
+	p.takeUnderCeiling()
 }
