@@ -192,11 +192,11 @@ func (p *lpa) settle(k float64) {
 	}
 	p.settledKey = k
 	if len(p.cold) == 0 && p.fewUnderCeiling() {
-		p.coolAll()
+		p.coolAll() // pushes onto the heap: in order already
 	} else {
 		p.cool()
+		p.open.heapify(pos)
 	}
-	p.open.heapify(pos)
 }
 
 // fewUnderCeiling reports whether fewer than half the heap's keys lie
