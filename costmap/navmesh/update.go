@@ -273,16 +273,18 @@ func (m *Mesh) bounds(nodes []planners.NodeID) planners.Region {
 // scratch is safe. cum[i] is the cost of old[:i+1] on the graph before
 // the update (PathCosts, called then). A certified update gives its own
 // kind. A mixed one gives:
-//   - ObstacleInserted when no pair of regions the update brought closer
-//     can make a path between the old path's nodes cheaper than the old
-//     path's part between them (judged with the heuristic), which is all
-//     Algorithm 1 relies on: it keeps [T..U] and [V..G] of the old path,
-//     or all of it when it avoids R (Scenario 1).
-//   - Otherwise ObstacleDeleted while old[at:] avoids R (every node live,
-//     none positioned in R): Algorithm 2 follows the old path, which is
-//     intact, and searches only for improvements through R; paths that
-//     avoid R are unchanged, so no better than the old one, whichever way
-//     costs inside R moved.
+//   - When old[at:] avoids R (every node live, none positioned in R):
+//     ObstacleInserted (Scenario 1: the path stands) when no pair of
+//     regions the update brought closer can make a path between its ends
+//     cheaper than it (judged with the heuristic), for then each of its
+//     parts is still a shortest path too. Otherwise ObstacleDeleted:
+//     Algorithm 2 follows the old path, which is intact, and searches
+//     only for improvements through R; paths that avoid R are unchanged,
+//     so no better than the old one, whichever way costs inside R moved.
+//   - When it runs through R: ObstacleInserted when no such pair can
+//     make a path between the old path's nodes cheaper than the old
+//     path's part between them, which is all Algorithm 1 relies on: it
+//     keeps [T..U] and [V..G] of the old path.
 func (m *Mesh) ReplanChange(d *Delta, old []planners.NodeID, at int, cum []float64) (planners.Change, bool) {
 	if d.Change != 0 {
 		return d.Change, true
@@ -306,11 +308,13 @@ func (m *Mesh) ReplanChange(d *Delta, old []planners.NodeID, at int, cum []float
 			avoidsR = false
 		}
 	}
-	if m.noShortcut(d, old[at:], cum[at:]) {
+	switch {
+	case avoidsR && m.noShortcutEnds(d, old[at:], cum[at:]):
 		return planners.ObstacleInserted, true
-	}
-	if avoidsR {
+	case avoidsR:
 		return planners.ObstacleDeleted, true
+	case m.noShortcut(d, old[at:], cum[at:]):
+		return planners.ObstacleInserted, true
 	}
 	return 0, false
 }
@@ -391,6 +395,32 @@ func (m *Mesh) noShortcut(d *Delta, path []planners.NodeID, cum []float64) bool 
 					return false
 				}
 			}
+		}
+	}
+	return true
+}
+
+// noShortcutEnds reports whether no pair in fell can make a path from the
+// old path's start to its end cheaper than the path: every such path
+// runs between a fallen pair (a, b), either way round, and costs at least
+// h(t, a) + dist(a, b) + h(b, g). It certifies every path noShortcut
+// does, and more: noShortcut bounds the path's parts too, as Algorithm 1
+// needs when the path runs through R.
+func (m *Mesh) noShortcutEnds(d *Delta, path []planners.NodeID, cum []float64) bool {
+	if len(d.fell) == 0 {
+		return true
+	}
+	t, g := path[0], path[len(path)-1]
+	total := cum[len(cum)-1] - cum[0]
+	need := total - 1e-9*(1+total)
+	pt, pg := m.regions[t].centre, m.regions[g].centre
+	if d.fellBox.Distance(pt)+d.fellMin+d.fellBox.Distance(pg) >= need {
+		return true
+	}
+	for _, f := range d.fell {
+		if m.Heuristic(t, f.a)+f.dist+m.Heuristic(f.b, g) < need ||
+			m.Heuristic(t, f.b)+f.dist+m.Heuristic(f.a, g) < need {
+			return false
 		}
 	}
 	return true
