@@ -73,6 +73,13 @@ func (c Change) String() string {
 // appeared, vanished or changed cost.
 type Region struct {
 	Min, Max [3]float64
+	// Toll, after a deletion, is a lower bound on what a path made
+	// cheaper by the change pays between its first and its last node in
+	// R; 0 when nothing better is known. In Scenario 3 Algorithm 2's
+	// R-worse test (line 18) adds it to h(V, R) + h(R, G). A navigation
+	// mesh whose regions were rebuilt knows one: a cheaper path must
+	// cross between two regions that the change brought closer.
+	Toll float64
 }
 
 // Contains reports whether p lies in the box.
@@ -98,6 +105,9 @@ func (r Region) Distance(p [3]float64) float64 {
 }
 
 func (r Region) valid() bool {
+	if !(r.Toll >= 0) { // false for NaN too
+		return false
+	}
 	for i := range 3 {
 		if !(r.Min[i] <= r.Max[i]) { // false for NaN too
 			return false
@@ -174,7 +184,7 @@ type DPAStar struct {
 	stepC   []float64 // stepC[i]: cost of old[i] → old[i+1], for the steps the call needs
 	region  Region
 	bound   float64 // cost([TG]⁻) with slack for rounding; +Inf when unknown
-	goalToR float64 // h(G, R)
+	goalToR float64 // h(G, R) plus R's toll
 	near    rDistances
 
 	// The path the last call returned, and the cost from its first node
@@ -240,7 +250,7 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 	case c != ObstacleInserted && c != ObstacleDeleted:
 		return Result{}, NoScenario, fmt.Errorf("planners: DPA*: change %v: want ObstacleInserted or ObstacleDeleted", c)
 	case !r.valid():
-		return Result{}, NoScenario, fmt.Errorf("planners: DPA*: affected region %v to %v is not a box", r.Min, r.Max)
+		return Result{}, NoScenario, fmt.Errorf("planners: DPA*: affected region %v to %v, toll %v, is not a box with a toll ≥ 0", r.Min, r.Max, r.Toll)
 	case at < 0 || at >= len(old):
 		return Result{}, NoScenario, fmt.Errorf("%w: position %d on a path of %d nodes", ErrOldPath, at, len(old))
 	}
@@ -330,6 +340,12 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 		}
 		d.bound = total + boundSlack*total
 		d.goalToR = r.Distance(g.Position(goal))
+		if !affected {
+			// Scenario 3: the old path avoids R, so the search only looks
+			// for a cheaper path, which pays the toll. (In Scenario 4 it
+			// must also find the old path through R, which may not.)
+			d.goalToR += r.Toll
+		}
 	}
 	res, err := d.search(ctx, mode, old[at], goal, dst, began)
 	return res, scen, err

@@ -182,8 +182,8 @@ func (d *DPAStar) pruneDeletion(u NodeID, gu float64) (next int, prune bool) {
 			fl |= dpaVisitedR // A2 13
 		}
 		if inBG || fl&dpaVisitedR == 0 { // A2 15–17
-			// A2 18: u is R-worse when even reaching R from u and then G
-			// costs more than the old path.
+			// A2 18: u is R-worse when even reaching R from u, paying
+			// R's toll and then reaching G costs more than the old path.
 			if fl&dpaRWorse == 0 && gu+dist+d.goalToR > d.bound {
 				fl |= dpaRWorse
 			}

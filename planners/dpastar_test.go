@@ -458,6 +458,8 @@ func TestDPAStarErrors(t *testing.T) {
 		{old, 0, goal, r0, Change(7), nil},
 		{old, 0, goal, Region{Min: [3]float64{1, 0, 0}}, ObstacleDeleted, nil},
 		{old, 0, goal, Region{Max: [3]float64{math.NaN(), 0, 0}}, ObstacleDeleted, nil},
+		{old, 0, goal, Region{Toll: -1}, ObstacleDeleted, nil},
+		{old, 0, goal, Region{Toll: math.NaN()}, ObstacleDeleted, nil},
 	} {
 		_, _, err := d.Replan(ctx, c.old, c.at, c.goal, c.r, c.change, nil)
 		require.Error(t, err, "%+v", c)
@@ -641,4 +643,77 @@ func TestDPAStarGrowingGraph(t *testing.T) {
 	requireDPACost(t, want.Cost, r.Cost)
 	_, _, err = d.Replan(ctx, []NodeID{NodeID(l.NumNodes() + 2), l.ID(11, 11, 0)}, 0, l.ID(11, 11, 0), Region{}, ObstacleDeleted, nil)
 	require.ErrorIs(t, err, ErrStartBlocked)
+}
+
+// TestDPAStarToll: R's toll prunes Scenario 3's search, never a better
+// path when it is right (a wrong one keeps the old path), and Scenario 4
+// ignores it.
+func TestDPAStarToll(t *testing.T) {
+	ctx := context.Background()
+	l, err := NewLattice(30, 30, 1, true)
+	require.NoError(t, err)
+	// block blocks or frees a box of cells and returns its R.
+	block := func(x0, x1, y0, y1 int32, blocked bool) Region {
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				l.SetBlocked(l.ID(x, y, 0), blocked)
+			}
+		}
+		return l.ChangedRegion([3]int32{x0, y0, 0}, [3]int32{x1, y1, 0})
+	}
+	start, goal := l.ID(0, 5, 0), l.ID(29, 5, 0)
+	a := NewAStar(l)
+	// replan re-plans old after a deletion in r with the toll, and checks
+	// the cost against A*'s when the toll is one a better path pays.
+	replan := func(old []NodeID, r Region, toll float64) (Result, DPAScenario) {
+		r.Toll = toll
+		res, scen, err := NewDPAStar(l).Replan(ctx, old, 0, goal, r, ObstacleDeleted, nil)
+		require.NoError(t, err)
+		want, err := a.Plan(ctx, old[0], goal, nil)
+		require.NoError(t, err)
+		if toll <= 6 {
+			require.InDelta(t, want.Cost, res.Cost, 1e-9)
+		}
+		return res, scen
+	}
+
+	// Nothing better: a wall across the straight line makes the path
+	// climb over it, and a wall far above it loses its lower end. The
+	// heuristic cannot tell that no path through R helps; with a toll the
+	// search gives up on more nodes sooner.
+	block(22, 23, 0, 12, true)
+	block(4, 9, 15, 29, true)
+	over, err := a.Plan(ctx, start, goal, nil)
+	require.NoError(t, err)
+	end := block(4, 9, 15, 16, false)
+	free, scen := replan(over.Path, end, 0)
+	require.Equal(t, DeletionUnaffected, scen)
+	paid, _ := replan(over.Path, end, 6)
+	require.InDelta(t, over.Cost, paid.Cost, 1e-9)
+	require.Greater(t, free.Stats.Expansions, paid.Stats.Expansions)
+	block(22, 23, 0, 12, false)
+	block(4, 9, 15, 29, false)
+
+	// Better: a wall 5 thick (x 13 to 17) from the bottom up, which the
+	// path goes round, and then a gap in it. A path through the gap
+	// enters R (x 12 to 18) on one side and leaves it on the other: it
+	// pays at least 6 there.
+	block(13, 17, 0, 25, true)
+	around, err := a.Plan(ctx, start, goal, nil)
+	require.NoError(t, err)
+	gap := block(13, 17, 10, 12, false)
+	free, scen = replan(around.Path, gap, 0)
+	require.Equal(t, DeletionUnaffected, scen)
+	require.Less(t, free.Cost, around.Cost-1)
+	replan(around.Path, gap, 6)
+	kept, _ := replan(around.Path, gap, 100) // wrong: the better path is pruned
+	require.Equal(t, around.Path, kept.Path)
+
+	// Scenario 4: the path through the gap runs through R. The gap widens;
+	// a toll it cannot pay must not hide the old path.
+	got, scen := replan(free.Path, block(13, 17, 8, 9, false), 100)
+	require.Equal(t, DeletionAffected, scen)
+	want, err := a.Plan(ctx, start, goal, nil)
+	require.NoError(t, err)
+	require.InDelta(t, want.Cost, got.Cost, 1e-9)
 }

@@ -138,8 +138,12 @@ func (e *meshExperiment) splitReplan(ctx context.Context, old []planners.NodeID,
 	case err != nil:
 		return r1, first, err
 	default:
+		// R's toll bounds paths that beat the graph before the update,
+		// not the halfway one: the added regions alone decide here.
 		e.hbuf = r1.Path[:0]
-		r2, _, err = e.dpa.Replan(ctx, r1.Path, 0, g, d.R, planners.ObstacleDeleted, e.dbuf)
+		r := d.R
+		r.Toll = 0
+		r2, _, err = e.dpa.Replan(ctx, r1.Path, 0, g, r, planners.ObstacleDeleted, e.dbuf)
 	}
 	r2.Stats.Expansions += r1.Stats.Expansions
 	r2.Stats.Touched += r1.Stats.Touched

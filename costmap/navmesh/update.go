@@ -19,7 +19,10 @@ type Delta struct {
 	// neighbours. Give it to an incremental planner's Update.
 	Changed []planners.NodeID
 	// R bounds the positions of Changed: DPA*'s affected region, in cell
-	// coordinates. Meaningless when Changed is empty.
+	// coordinates. Meaningless when Changed is empty. Its Toll is the
+	// least distance, after the update, between two regions it brought
+	// closer: a path that became cheaper crosses R between two such
+	// regions. 0 when none came closer or the update was not checked.
 	R planners.Region
 	// Change is ObstacleInserted when no distance between regions that
 	// outlived the update fell, ObstacleDeleted when none rose (both hold
@@ -250,6 +253,9 @@ func (m *Mesh) fillDelta(d *Delta, tiles int, rose, certify bool) {
 		d.fell = append(d.fell, s.cert.fell...)
 		d.big = len(s.cert.persist) > maxCertified
 		d.summariseFell(m)
+		if len(d.fell) > 0 {
+			d.R.Toll = d.fellMin
+		}
 	}
 	for _, n := range d.Removed {
 		m.regions[n].edges = nil
