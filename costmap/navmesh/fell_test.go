@@ -98,11 +98,11 @@ func crossingCost(m *Mesh, r planners.Region, path []planners.NodeID) float64 {
 			last = i
 		}
 	}
-	sum := 0.0
-	for i := first; i >= 0 && i < last; i++ {
-		sum += m.stepCost(path[i], path[i+1])
+	if first < 0 {
+		return 0
 	}
-	return sum
+	cum := m.PathCosts(path[first:last+1], nil)
+	return cum[len(cum)-1]
 }
 
 // TestNoShortcutEnds: after mixed updates, the test on a whole path that
