@@ -182,6 +182,8 @@ type DPAStar struct {
 	firstR  int       // A = old[firstR], len(old) when [TG]⁻ avoids R: [TA]⁻ is old[at:firstR]
 	lastR   int       // B = old[lastR], at−1 when [BG]⁻ is all of [TG]⁻: [BG]⁻ is old[lastR+1:]
 	stepC   []float64 // stepC[i]: cost of old[i] → old[i+1], for the steps the call needs
+	rest    []float64 // rest[i]: cost of old[i:] by the old path, for i > lastR
+	tail    []NodeID  // scratch: the old path's rest when a path joins it
 	region  Region
 	bound   float64 // cost([TG]⁻) with slack for rounding; +Inf when unknown
 	goalToR float64 // h(G, R) plus R's toll
@@ -347,8 +349,23 @@ func (d *DPAStar) Replan(ctx context.Context, old []NodeID, at int, goal NodeID,
 			d.goalToR += r.Toll
 		}
 	}
+	d.fillRest()
 	res, err := d.search(ctx, mode, old[at], goal, dst, began)
 	return res, scen, err
+}
+
+// fillRest sets rest[i], the cost of the old path from old[i] to G, for
+// the nodes after B, whose steps stepCosts has filled.
+func (d *DPAStar) fillRest() {
+	n := len(d.old)
+	if cap(d.rest) < n {
+		d.rest = make([]float64, n)
+	}
+	d.rest = d.rest[:n]
+	d.rest[n-1] = 0
+	for i := n - 2; i > d.lastR; i-- {
+		d.rest[i] = d.rest[i+1] + d.stepC[i]
+	}
 }
 
 // stepCosts fills stepC[from:to] with the costs of the old path's steps

@@ -3,6 +3,7 @@ package planners
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -48,9 +49,15 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 	d.begin(start, h0)
 	stats := Stats{Touched: 1, Epsilon: 1}
 	best, bestH := start, h0
+	// The cheapest path found so far that joins the old path where the
+	// pruning rules would only follow it: its cost and where it joins.
+	inc, join := math.Inf(1), -1
 	for len(d.open.items) > 0 { // A1 6, A2 8
 		if checkDue(stats.Expansions) && ctx.Err() != nil {
 			return d.cutOff(mode, best, dst, stats, began)
+		}
+		if d.open.items[0].key >= inc {
+			break // no open node leads to a path cheaper than inc
 		}
 		u := d.open.pop(st.pos).id // A1 7–8, A2 9–10
 		st.pos[u] = closed
@@ -69,12 +76,17 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 			continue
 		}
 		if next >= 0 {
-			// A1 12–13, A2 25–27 with only the successor left: the old
-			// step, at its cost, unchanged since both ends are outside R.
-			d.edges = append(d.edges[:0], Edge{To: d.old[next], Cost: d.stepC[next-1]})
-		} else {
-			d.edges = g.Successors(u, d.edges[:0]) // A1 11, A2 25
+			// A1 12–13, A2 21–22: the search would follow only the old
+			// path from u to G, one node at a time, each step unchanged
+			// since both its ends are outside R. Its cost is known, so
+			// the search keeps it as a path found instead, and stops once
+			// no open node can beat it.
+			if c := gu + d.rest[next-1]; c < inc {
+				inc, join = c, next-1
+			}
+			continue
 		}
+		d.edges = g.Successors(u, d.edges[:0]) // A1 11, A2 25
 		for _, e := range d.edges {
 			v := e.To
 			if mode == dpaInsertion && d.beforeA(u, v) {
@@ -88,8 +100,14 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 			if st.pos[v] == closed || ng >= st.g[v] {
 				continue // consistent heuristic: closed nodes are final
 			}
-			st.g[v], st.parent[v] = ng, u
+			if join >= 0 && d.joinsSooner(v, ng, inc, join) {
+				continue
+			}
 			f := ng + g.Heuristic(v, goal)
+			if f >= inc {
+				continue // popped only after the search stops
+			}
+			st.g[v], st.parent[v] = ng, u
 			if p := st.pos[v]; p >= 0 {
 				d.open.update(int(p), f, -ng, st.pos)
 			} else {
@@ -97,8 +115,20 @@ func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, 
 			}
 		}
 	}
+	if join >= 0 {
+		return d.joined(join, dst, stats, began), nil
+	}
 	stats.Elapsed = time.Since(began)
 	return Result{Stats: stats}, fmt.Errorf("%w: from %d to %d after %d expansions", ErrNoPath, start, goal, stats.Expansions)
+}
+
+// joinsSooner reports whether the path found, which follows the old path
+// from old[join], already reaches v, a node of the old path at or after
+// old[join], for no more than ng: the path through v at ng is then no
+// better, since both go on to G as the old path does.
+func (d *DPAStar) joinsSooner(v NodeID, ng, inc float64, join int) bool {
+	j := d.st.index(v)
+	return j >= join && ng+d.rest[j] >= inc
 }
 
 // begin empties the open list and queues start at g = 0 with key h0.
@@ -122,6 +152,29 @@ func (d *DPAStar) found(goal NodeID, dst []NodeID, stats Stats, began time.Time)
 	}
 	stats.Elapsed = time.Since(began)
 	return Result{Path: path, Cost: st.g[goal], Stats: stats}
+}
+
+// joined returns the path the search found to old[join], followed by
+// the old path from there to G, and remembers it with the cost to each
+// of its nodes, summed step by step as a search along it would.
+func (d *DPAStar) joined(join int, dst []NodeID, stats Stats, began time.Time) Result {
+	st := &d.st
+	u := d.old[join]
+	d.tail = append(d.tail[:0], d.old[join+1:]...) // dst may be old's storage
+	path := st.pathTo(u, dst)
+	d.memoG = d.memoG[:0]
+	for _, v := range path {
+		d.memoG = append(d.memoG, st.g[v])
+	}
+	cost := st.g[u]
+	for k, v := range d.tail {
+		cost += d.stepC[join+k]
+		path = append(path, v)
+		d.memoG = append(d.memoG, cost)
+	}
+	d.memo = append(d.memo[:0], path...)
+	stats.Elapsed = time.Since(began)
+	return Result{Path: path, Cost: cost, Stats: stats}
 }
 
 // cutOff ends a search whose context ended: a plain search returns its
