@@ -105,12 +105,12 @@ func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planne
 		r, scen, err := e.dpa.Replan(ctx, old, 0, g, d.R, c, e.dbuf)
 		return r, change + ", " + scenPaper + ": " + scen.String(), err
 	case d.Change == 0 && e.check:
-		c, ok := e.w.mesh.ReplanChange(d, old, 0, p.cum)
+		c, region, ok := e.w.mesh.ReplanChange(d, old, 0, p.cum)
 		if !ok {
 			r, err := e.dpa.Plan(ctx, s, g, e.dbuf)
 			return r, change + ", " + scenMixed, err
 		}
-		r, scen, err := e.dpa.Replan(ctx, old, 0, g, d.R, c, e.dbuf)
+		r, scen, err := e.dpa.Replan(ctx, old, 0, g, region, c, e.dbuf)
 		return r, change + ", checked: " + scen.String(), err
 	case d.Change == 0:
 		r, err := e.dpa.Plan(ctx, s, g, e.dbuf)

@@ -105,35 +105,81 @@ func crossingCost(m *Mesh, r planners.Region, path []planners.NodeID) float64 {
 	return cum[len(cum)-1]
 }
 
-// TestNoShortcutEnds: after mixed updates, the test on a whole path that
-// avoids R certifies every path the test on its parts does, and more;
-// every path it certifies is still as cheap as A* from scratch.
-func TestNoShortcutEnds(t *testing.T) {
-	more := 0
+// TestNoShortcut: after mixed updates, every path noShortcut certifies is
+// still as cheap as A* from scratch: whole paths that avoid R, and the
+// heads and tails of paths through R that trustRegion keeps, which are
+// exactly the heads and tails the test certifies one by one.
+func TestNoShortcut(t *testing.T) {
+	whole, parts := 0, 0
 	beforeAfter(t, 9, 20, func(name string, ev int, m *Mesh, d *Delta, plans []planned) {
 		if d.Change != 0 || d.big {
 			return
 		}
 		astar := planners.NewAStar(m)
-		for _, p := range plans {
-			if len(p.path) < 2 || !avoids(m, d.R, p.path) {
-				continue
-			}
-			parts, ends := m.noShortcut(d, p.path, p.cum), m.noShortcutEnds(d, p.path, p.cum)
-			require.False(t, parts && !ends, "%s, event %d", name, ev)
-			if !ends {
-				continue
-			}
-			if !parts {
-				more++
-			}
-			r, err := astar.Plan(context.Background(), p.s, p.g, nil)
+		same := func(x, y planners.NodeID, cost float64, what string) {
+			r, err := astar.Plan(context.Background(), x, y, nil)
 			require.NoError(t, err)
-			require.InDelta(t, p.cost, r.Cost, 1e-9*(1+p.cost), "%s, event %d: certified, A* finds cheaper", name, ev)
+			require.InDelta(t, cost, r.Cost, 1e-9*(1+cost), "%s, event %d: %s certified, A* finds cheaper", name, ev, what)
+		}
+		for _, p := range plans {
+			n := len(p.path)
+			if n < 2 || !livePath(m, p.path) {
+				continue
+			}
+			t0, g := p.path[0], p.path[n-1]
+			if avoids(m, d.R, p.path) {
+				if m.noShortcut(d, t0, g, p.cost) {
+					whole++
+					same(t0, g, p.cost, "whole path")
+				}
+				continue
+			}
+			head, tail := m.trusted(d, p.path, p.cum)
+			_, r, ok := m.trustRegion(d, p.path, p.cum)
+			require.Equal(t, ok, head >= 1 || tail <= n-2, "%s, event %d", name, ev)
+			if head+1 < n {
+				require.False(t, m.noShortcut(d, t0, p.path[head+1], p.cum[head+1]), "%s, event %d: head %d not the last", name, ev, head)
+			}
+			if tail > 0 {
+				require.False(t, m.noShortcut(d, p.path[tail-1], g, p.cum[n-1]-p.cum[tail-1]), "%s, event %d: tail %d not the first", name, ev, tail)
+			}
+			if ok {
+				// DPA* keeps the path before its first node in r and after
+				// its last: within the trusted head and tail.
+				require.True(t, head+1 >= n || r.Contains(m.Position(p.path[head+1])), "%s, event %d", name, ev)
+				require.True(t, tail < 1 || r.Contains(m.Position(p.path[tail-1])), "%s, event %d", name, ev)
+			}
+			// What DPA* keeps exists unchanged: the parts before R and
+			// after it. They are shortest paths still.
+			a, b := n, -1
+			for i, v := range p.path {
+				if d.R.Contains(m.Position(v)) {
+					a, b = min(a, i), i
+				}
+			}
+			if h := min(head, a-1); h >= 1 {
+				parts++
+				same(t0, p.path[h], p.cum[h], "head")
+			}
+			if tl := max(tail, b+1); tl <= n-2 {
+				parts++
+				same(p.path[tl], g, p.cum[n-1]-p.cum[tl], "tail")
+			}
 		}
 	})
-	t.Logf("%d paths certified by the whole-path test alone", more)
-	require.Positive(t, more)
+	t.Logf("certified: %d whole paths that avoid R, %d heads and tails of paths through it", whole, parts)
+	require.Positive(t, whole)
+	require.Positive(t, parts)
+}
+
+// livePath reports whether every node of path is live.
+func livePath(m *Mesh, path []planners.NodeID) bool {
+	for _, n := range path {
+		if !m.Passable(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // avoids reports whether every node of path is live and outside r.

@@ -281,7 +281,7 @@ func TestPlannersOnMesh(t *testing.T) {
 					continue
 				}
 				robot := path[at]
-				change, ok := m.ReplanChange(&d, path, at, cum)
+				change, region, ok := m.ReplanChange(&d, path, at, cum)
 				if d.Change == 0 && at+1 < len(path) {
 					// Costs that are no path's before the update (a step
 					// that was no edge, a NaN) leave a mixed update to a
@@ -291,7 +291,7 @@ func TestPlannersOnMesh(t *testing.T) {
 						for i := at + 1; i < len(bad); i++ {
 							bad[i] = v
 						}
-						_, badOK := m.ReplanChange(&d, path, at, bad)
+						_, _, badOK := m.ReplanChange(&d, path, at, bad)
 						require.False(t, badOK, "event %d: costs %v from the robot's next step on", ev, v)
 					}
 				}
@@ -310,7 +310,7 @@ func TestPlannersOnMesh(t *testing.T) {
 					continue
 				}
 				want, aerr := astar.Plan(ctx, robot, goal, nil)
-				got, sc, err := dpa.Replan(ctx, path, at, goal, d.R, change, path)
+				got, sc, err := dpa.Replan(ctx, path, at, goal, region, change, path)
 				if aerr != nil {
 					require.True(t, errors.Is(err, planners.ErrNoPath), "event %d: A* %v, DPA* %v", ev, aerr, err)
 					plan()

@@ -61,7 +61,6 @@ type Mesh struct {
 	scratch buildScratch
 	delta   deltaScratch
 	path    pathScratch
-	toFell  []float64 // noShortcut: each path node's distance to fellBox
 }
 
 // tile holds the live regions built from one tile of voxels.

@@ -3,6 +3,7 @@ package navmesh
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/navnode/navnode/costmap/voxel"
 	"github.com/navnode/navnode/planners"
@@ -275,10 +276,10 @@ func (m *Mesh) bounds(nodes []planners.NodeID) planners.Region {
 }
 
 // ReplanChange returns the change DPA* should re-plan the robot's old
-// path old[at:] with after the update d, and false when only a plan from
-// scratch is safe. cum[i] is the cost of old[:i+1] on the graph before
-// the update (PathCosts, called then). A certified update gives its own
-// kind. A mixed one gives:
+// path old[at:] with after the update d, the affected region to give it,
+// and false when only a plan from scratch is safe. cum[i] is the cost of
+// old[:i+1] on the graph before the update (PathCosts, called then). A
+// certified update gives its own kind and d.R. A mixed one gives:
 //   - When old[at:] avoids R (every node live, none positioned in R):
 //     ObstacleInserted (Scenario 1: the path stands) when no pair of
 //     regions the update brought closer can make a path between its ends
@@ -287,42 +288,79 @@ func (m *Mesh) bounds(nodes []planners.NodeID) planners.Region {
 //     Algorithm 2 follows the old path, which is intact, and searches
 //     only for improvements through R; paths that avoid R are unchanged,
 //     so no better than the old one, whichever way costs inside R moved.
-//   - When it runs through R: ObstacleInserted when no such pair can
-//     make a path between the old path's nodes cheaper than the old
-//     path's part between them, which is all Algorithm 1 relies on: it
-//     keeps [T..U] and [V..G] of the old path.
-func (m *Mesh) ReplanChange(d *Delta, old []planners.NodeID, at int, cum []float64) (planners.Change, bool) {
+//   - When it runs through R: ObstacleInserted, with R grown over the
+//     parts of the old path next to R that such a pair could shorten.
+//     Algorithm 1 keeps the old path before its first node in R and after
+//     its last, and relies only on those parts being shortest paths still.
+//     When a pair could shorten every part, false.
+func (m *Mesh) ReplanChange(d *Delta, old []planners.NodeID, at int, cum []float64) (planners.Change, planners.Region, bool) {
 	if d.Change != 0 {
-		return d.Change, true
+		return d.Change, d.R, true
 	}
 	if d.Empty() || d.big || at < 0 || at >= len(old) || len(cum) != len(old) {
-		return 0, false
+		return 0, d.R, false
 	}
 	for i := at; i < len(cum); i++ {
 		// A step that was no edge (PathCosts' +Inf) or a cost that is no
 		// running sum would make every comparison of noShortcut false.
 		if math.IsInf(cum[i], 0) || math.IsNaN(cum[i]) || i > at && !(cum[i] >= cum[i-1]) {
-			return 0, false
+			return 0, d.R, false
 		}
 	}
 	avoidsR := true
 	for _, n := range old[at:] {
 		if n < 0 || int(n) >= len(m.regions) {
-			return 0, false
+			return 0, d.R, false
 		}
 		if r := &m.regions[n]; !r.live || d.R.Contains(r.centre) {
 			avoidsR = false
 		}
 	}
+	path, cum := old[at:], cum[at:]
+	last := len(path) - 1
 	switch {
-	case avoidsR && m.noShortcutEnds(d, old[at:], cum[at:]):
-		return planners.ObstacleInserted, true
+	case avoidsR && m.noShortcut(d, path[0], path[last], cum[last]-cum[0]):
+		return planners.ObstacleInserted, d.R, true
 	case avoidsR:
-		return planners.ObstacleDeleted, true
-	case m.noShortcut(d, old[at:], cum[at:]):
-		return planners.ObstacleInserted, true
+		return planners.ObstacleDeleted, d.R, true
 	}
-	return 0, false
+	return m.trustRegion(d, path, cum)
+}
+
+// trustRegion returns R grown so that Algorithm 1 keeps only parts of
+// path that no fallen pair can shorten (trusted): its first node in the
+// grown R comes after path[:head+1], its last before path[tail:]. It is
+// false when neither the path's first step nor its last can be kept.
+func (m *Mesh) trustRegion(d *Delta, path []planners.NodeID, cum []float64) (planners.Change, planners.Region, bool) {
+	n := len(path)
+	head, tail := m.trusted(d, path, cum)
+	if head < 1 && tail > n-2 {
+		return 0, d.R, false
+	}
+	r := d.R
+	for _, i := range [2]int{head + 1, tail - 1} {
+		if i < 0 || i >= n {
+			continue
+		}
+		p := m.regions[path[i]].centre
+		for k := range 3 {
+			r.Min[k], r.Max[k] = min(r.Min[k], p[k]), max(r.Max[k], p[k])
+		}
+	}
+	return planners.ObstacleInserted, r, true
+}
+
+// trusted returns the last head and the first tail of path that no
+// fallen pair can shorten: path[:head+1] and path[tail:] are shortest
+// paths still. It bisects: a pair that shortens path[i:] shortens every
+// longer tail too (the path from an earlier node runs to path[i] first,
+// and the heuristic is a distance), and likewise for heads.
+func (m *Mesh) trusted(d *Delta, path []planners.NodeID, cum []float64) (head, tail int) {
+	n := len(path)
+	t, g := path[0], path[n-1]
+	head = sort.Search(n, func(i int) bool { return !m.noShortcut(d, t, path[i], cum[i]-cum[0]) }) - 1
+	tail = sort.Search(n, func(i int) bool { return m.noShortcut(d, path[i], g, cum[n-1]-cum[i]) })
+	return head, tail
 }
 
 // maxShortcutPairs bounds the pairs noShortcut looks at one by one: past
@@ -348,84 +386,27 @@ func (d *Delta) summariseFell(m *Mesh) {
 	}
 }
 
-// noShortcut reports whether no pair in fell can shorten the path between
-// its start and any of its nodes, or between any of its nodes and its
-// end: a path that is cheaper than before must pass one run of new edges
-// cheaper than all old ones between the run's ends, so it costs at least
-// h(x, a) + dist(a, b) + h(b, y) for some pair (a, b), either way round.
-func (m *Mesh) noShortcut(d *Delta, path []planners.NodeID, cum []float64) bool {
-	t, g := path[0], path[len(path)-1]
-	total := cum[len(cum)-1] - cum[0]
-	tol := 1e-9 * (1 + total)
+// noShortcut reports whether no pair in fell can make a path from x to y
+// cheaper than cost, the cost of a shortest path between them before the
+// update that uses no changed edge: every path that became cheaper runs
+// between a fallen pair (a, b), either way round, and so costs at least
+// h(x, a) + dist(a, b) + h(b, y). A path that is no longer cheaper than
+// before is no cheaper than cost.
+func (m *Mesh) noShortcut(d *Delta, x, y planners.NodeID, cost float64) bool {
 	if len(d.fell) == 0 {
 		return true
 	}
-	// Quick test: every pair's ends lie in fellBox and no pair is closer
-	// than fellMin, so h(x, a) + dist + h(b, y) ≥ |x, box| + fellMin + |box, y|.
-	// The distances |u, box| are kept for the pairs' tests below.
-	fromT := d.fellBox.Distance(m.regions[t].centre) + d.fellMin
-	toG := d.fellMin + d.fellBox.Distance(m.regions[g].centre)
-	hu := m.toFell[:0]
-	quick := true
-	for i, u := range path {
-		h := d.fellBox.Distance(m.regions[u].centre)
-		hu = append(hu, h)
-		if m.regions[u].live && (fromT+h < cum[i]-cum[0]-tol || h+toG < total-(cum[i]-cum[0])-tol) {
-			quick = false
-		}
-	}
-	m.toFell = hu
-	if quick {
+	need := cost - 1e-9*(1+cost)
+	px, py := m.regions[x].centre, m.regions[y].centre
+	if d.fellBox.Distance(px)+d.fellMin+d.fellBox.Distance(py) >= need {
 		return true
 	}
 	if len(d.fell) > maxShortcutPairs {
 		return false
 	}
 	for _, f := range d.fell {
-		for _, ab := range [2][2]planners.NodeID{{f.a, f.b}, {f.b, f.a}} {
-			a, b := ab[0], ab[1]
-			fromT := m.Heuristic(t, a) + f.dist
-			toG := f.dist + m.Heuristic(b, g)
-			if fromT >= total+tol && toG >= total+tol {
-				continue // no part of the path costs more than either detour's lower bound
-			}
-			for i, u := range path {
-				if !m.regions[u].live {
-					continue
-				}
-				// h(b, u) and h(u, a) are at least |u, box|: the exact
-				// heuristic only where that bound is not enough.
-				before, after := cum[i]-cum[0]-tol, total-(cum[i]-cum[0])-tol
-				if fromT+hu[i] < before && fromT+m.Heuristic(b, u) < before ||
-					hu[i]+toG < after && m.Heuristic(u, a)+toG < after {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
-// noShortcutEnds reports whether no pair in fell can make a path from the
-// old path's start to its end cheaper than the path: every such path
-// runs between a fallen pair (a, b), either way round, and costs at least
-// h(t, a) + dist(a, b) + h(b, g). It certifies every path noShortcut
-// does, and more: noShortcut bounds the path's parts too, as Algorithm 1
-// needs when the path runs through R.
-func (m *Mesh) noShortcutEnds(d *Delta, path []planners.NodeID, cum []float64) bool {
-	if len(d.fell) == 0 {
-		return true
-	}
-	t, g := path[0], path[len(path)-1]
-	total := cum[len(cum)-1] - cum[0]
-	need := total - 1e-9*(1+total)
-	pt, pg := m.regions[t].centre, m.regions[g].centre
-	if d.fellBox.Distance(pt)+d.fellMin+d.fellBox.Distance(pg) >= need {
-		return true
-	}
-	for _, f := range d.fell {
-		if m.Heuristic(t, f.a)+f.dist+m.Heuristic(f.b, g) < need ||
-			m.Heuristic(t, f.b)+f.dist+m.Heuristic(f.a, g) < need {
+		if m.Heuristic(x, f.a)+f.dist+m.Heuristic(f.b, y) < need ||
+			m.Heuristic(x, f.b)+f.dist+m.Heuristic(f.a, y) < need {
 			return false
 		}
 	}
