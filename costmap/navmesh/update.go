@@ -307,40 +307,51 @@ func (m *Mesh) ReplanChange(d *Delta, old []planners.NodeID, at int, cum []float
 			return 0, d.R, false
 		}
 	}
-	avoidsR := true
 	for _, n := range old[at:] {
 		if n < 0 || int(n) >= len(m.regions) {
 			return 0, d.R, false
 		}
-		if r := &m.regions[n]; !r.live || d.R.Contains(r.centre) {
-			avoidsR = false
-		}
 	}
 	path, cum := old[at:], cum[at:]
-	last := len(path) - 1
+	n := len(path)
+	a, b := m.span(d, path)
 	switch {
-	case avoidsR && m.noShortcut(d, path[0], path[last], cum[last]-cum[0]):
+	case a == n && m.noShortcut(d, path[0], path[n-1], cum[n-1]-cum[0]):
 		return planners.ObstacleInserted, d.R, true
-	case avoidsR:
+	case a == n:
 		return planners.ObstacleDeleted, d.R, true
 	}
-	return m.trustRegion(d, path, cum)
+	return m.trustRegion(d, path, cum, a, b)
+}
+
+// span returns the indices of the first and the last node of path that
+// DPA* counts as in R (positioned in it, or removed); n and −1 when the
+// path avoids R.
+func (m *Mesh) span(d *Delta, path []planners.NodeID) (a, b int) {
+	a, b = len(path), -1
+	for i, n := range path {
+		if r := &m.regions[n]; !r.live || d.R.Contains(r.centre) {
+			a, b = min(a, i), i
+		}
+	}
+	return a, b
 }
 
 // trustRegion returns R grown so that Algorithm 1 keeps only parts of
 // path that no fallen pair can shorten (trusted): its first node in the
-// grown R comes after path[:head+1], its last before path[tail:]. It is
-// false when neither the path's first step nor its last can be kept.
-func (m *Mesh) trustRegion(d *Delta, path []planners.NodeID, cum []float64) (planners.Change, planners.Region, bool) {
+// grown R comes after path[:head+1], its last before path[tail:]. path[a]
+// and path[b] are its first and last nodes in R (span). It is false when
+// neither the path's first step nor its last can be kept.
+func (m *Mesh) trustRegion(d *Delta, path []planners.NodeID, cum []float64, a, b int) (planners.Change, planners.Region, bool) {
 	n := len(path)
-	head, tail := m.trusted(d, path, cum)
+	head, tail := m.trusted(d, path, cum, a, b)
 	if head < 1 && tail > n-2 {
 		return 0, d.R, false
 	}
 	r := d.R
 	for _, i := range [2]int{head + 1, tail - 1} {
-		if i < 0 || i >= n {
-			continue
+		if i >= a && i <= b {
+			continue // in R already
 		}
 		p := m.regions[path[i]].centre
 		for k := range 3 {
@@ -350,16 +361,20 @@ func (m *Mesh) trustRegion(d *Delta, path []planners.NodeID, cum []float64) (pla
 	return planners.ObstacleInserted, r, true
 }
 
-// trusted returns the last head and the first tail of path that no
-// fallen pair can shorten: path[:head+1] and path[tail:] are shortest
-// paths still. It bisects: a pair that shortens path[i:] shortens every
-// longer tail too (the path from an earlier node runs to path[i] first,
-// and the heuristic is a distance), and likewise for heads.
-func (m *Mesh) trusted(d *Delta, path []planners.NodeID, cum []float64) (head, tail int) {
+// trusted returns the last head of path before R and its first tail
+// after R that no fallen pair can shorten: path[:head+1] and path[tail:]
+// are shortest paths still (head < a, tail > b; −1 and n when none). It
+// bisects: a pair that shortens path[i:] shortens every longer tail too
+// (the path from an earlier node runs to path[i] first, and the heuristic
+// is a distance), and likewise for heads.
+func (m *Mesh) trusted(d *Delta, path []planners.NodeID, cum []float64, a, b int) (head, tail int) {
 	n := len(path)
 	t, g := path[0], path[n-1]
-	head = sort.Search(n, func(i int) bool { return !m.noShortcut(d, t, path[i], cum[i]-cum[0]) }) - 1
-	tail = sort.Search(n, func(i int) bool { return m.noShortcut(d, path[i], g, cum[n-1]-cum[i]) })
+	head = sort.Search(a, func(i int) bool { return !m.noShortcut(d, t, path[i], cum[i]-cum[0]) }) - 1
+	tail = b + 1 + sort.Search(n-b-1, func(k int) bool {
+		i := b + 1 + k
+		return m.noShortcut(d, path[i], g, cum[n-1]-cum[i])
+	})
 	return head, tail
 }
 
