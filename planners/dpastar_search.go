@@ -41,8 +41,10 @@ func (s *dpaState) index(n NodeID) int {
 
 // search is A* from start to goal with a closed list (safe with the
 // graph's consistent heuristic, as in the paper's Section V) and the
-// pruning rules of mode. The numbers in comments are the lines of the
-// paper's Algorithm 1 (A1) and Algorithm 2 (A2).
+// pruning rules of mode. Where those rules would follow the old path to
+// G node by node, it takes that path's known cost instead and goes on
+// only while an open node could still beat it. The numbers in comments
+// are the lines of the paper's Algorithm 1 (A1) and Algorithm 2 (A2).
 func (d *DPAStar) search(ctx context.Context, mode dpaMode, start, goal NodeID, dst []NodeID, began time.Time) (Result, error) {
 	g, st := d.g, &d.st
 	h0 := g.Heuristic(start, goal)
