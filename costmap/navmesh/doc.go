@@ -54,9 +54,11 @@
 // and reports an update as mixed (Delta.Change 0) when it cannot show it.
 // ReplanChange then decides per robot: a mixed update can still be
 // re-planned by DPA* when the robot's old path avoids R (Algorithm 2 only
-// looks for improvements through R) or when no pair of regions the update
-// brought closer can shorten any part of the old path (Algorithm 1 keeps
-// only old-path parts); otherwise the robot plans afresh. The tests hold
+// looks for improvements through R), and when it runs through R by
+// Algorithm 1 with R grown over the parts of the old path next to R that a
+// pair of regions the update brought closer could shorten (Algorithm 1
+// keeps only the old path's head before R and its tail after it). When
+// no head and no tail can be kept, the robot plans afresh. The tests hold
 // DPA* to A*'s cost after every event either way.
 //
 // # Paths
