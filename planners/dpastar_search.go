@@ -142,41 +142,34 @@ func (d *DPAStar) begin(start NodeID, h0 float64) {
 	d.open.push(heapItem{key: h0, tie: 0, id: start}, st.pos)
 }
 
-// found returns the path the search reached the goal by, and remembers
-// it with the cost to each of its nodes.
-func (d *DPAStar) found(goal NodeID, dst []NodeID, stats Stats, began time.Time) Result {
+// found returns the path the search reached n by (the goal, or the node
+// where joined takes the old path on), and remembers it with the cost to
+// each of its nodes.
+func (d *DPAStar) found(n NodeID, dst []NodeID, stats Stats, began time.Time) Result {
 	st := &d.st
-	path := st.pathTo(goal, dst)
+	path := st.pathTo(n, dst)
 	d.memo = append(d.memo[:0], path...)
 	d.memoG = d.memoG[:0]
 	for _, v := range path {
 		d.memoG = append(d.memoG, st.g[v])
 	}
 	stats.Elapsed = time.Since(began)
-	return Result{Path: path, Cost: st.g[goal], Stats: stats}
+	return Result{Path: path, Cost: st.g[n], Stats: stats}
 }
 
 // joined returns the path the search found to old[join], followed by
 // the old path from there to G, and remembers it with the cost to each
 // of its nodes, summed step by step as a search along it would.
 func (d *DPAStar) joined(join int, dst []NodeID, stats Stats, began time.Time) Result {
-	st := &d.st
-	u := d.old[join]
 	d.tail = append(d.tail[:0], d.old[join+1:]...) // dst may be old's storage
-	path := st.pathTo(u, dst)
-	d.memoG = d.memoG[:0]
-	for _, v := range path {
-		d.memoG = append(d.memoG, st.g[v])
-	}
-	cost := st.g[u]
+	res := d.found(d.old[join], dst, stats, began)
 	for k, v := range d.tail {
-		cost += d.stepC[join+k]
-		path = append(path, v)
-		d.memoG = append(d.memoG, cost)
+		res.Cost += d.stepC[join+k]
+		res.Path = append(res.Path, v)
+		d.memo = append(d.memo, v)
+		d.memoG = append(d.memoG, res.Cost)
 	}
-	d.memo = append(d.memo[:0], path...)
-	stats.Elapsed = time.Since(began)
-	return Result{Path: path, Cost: cost, Stats: stats}
+	return res
 }
 
 // cutOff ends a search whose context ended: a plain search returns its
