@@ -127,14 +127,14 @@ func TestNoShortcut(t *testing.T) {
 				continue
 			}
 			t0, g := p.path[0], p.path[n-1]
-			if avoids(m, d.R, p.path) {
+			a, b := m.span(d, p.path)
+			if a == n { // the path avoids R
 				if m.noShortcut(d, t0, g, p.cost) {
 					whole++
 					same(t0, g, p.cost, "whole path")
 				}
 				continue
 			}
-			a, b := m.span(d, p.path)
 			head, tail := m.trusted(d, p.path, p.cum, a, b)
 			_, r, ok := m.trustRegion(d, p.path, p.cum, a, b)
 			require.Equal(t, ok, head >= 1 || tail <= n-2, "%s, event %d", name, ev)
@@ -178,16 +178,6 @@ func TestNoShortcut(t *testing.T) {
 func livePath(m *Mesh, path []planners.NodeID) bool {
 	for _, n := range path {
 		if !m.Passable(n) {
-			return false
-		}
-	}
-	return true
-}
-
-// avoids reports whether every node of path is live and outside r.
-func avoids(m *Mesh, r planners.Region, path []planners.NodeID) bool {
-	for _, n := range path {
-		if !m.Passable(n) || r.Contains(m.Position(n)) {
 			return false
 		}
 	}
