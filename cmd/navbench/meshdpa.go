@@ -257,14 +257,14 @@ func (e *meshExperiment) replan(o, i int, p *meshPair, change string, stdout io.
 	}
 	var a, d planners.Result
 	var aerr, derr error
-	var label string
+	var how replanHow
 	var aT, dT time.Duration
 	for range e.reps {
 		var t time.Duration
 		a, t, aerr = e.timer.timedBatch(e.batch, func() (planners.Result, error) { return e.astar(ctx, s, g, e.abuf) })
 		aT = fastest(aT, t)
 		d, t, derr = e.timer.timedBatch(e.batch, func() (r planners.Result, err error) {
-			r, label, err = e.dpaReplan(ctx, p, s, g, change)
+			r, how, err = e.dpaReplan(ctx, p, s, g, change)
 			return r, err
 		})
 		dT = fastest(dT, t)
@@ -277,6 +277,7 @@ func (e *meshExperiment) replan(o, i int, p *meshPair, change string, stdout io.
 		e.noPath++
 		return nil
 	}
+	label := how.label(change)
 	next := d.Path // the path the robot follows now
 	if err := check(change, a, aerr, d, derr); err != nil {
 		if !e.paper || aerr != nil || !strings.Contains(label, scenPaper) {

@@ -13,10 +13,10 @@ import (
 
 // Scenarios of a re-plan besides the paper's four.
 const (
-	scenMixed = "mixed" // the mesh certified no kind of change (Delta.Change 0): DPA* planned from scratch
-	scenSplit = "split" // such an update, re-planned by DPA* in two halves (-mixed split)
-	// "checked: <scenario>": such an update that ReplanChange let DPA* re-plan (-mixed check)
-	scenFresh = "fresh" // the start's or goal's region was replaced, so the old path does not fit: DPA* planned from scratch
+	scenMixed   = "mixed"   // the mesh certified no kind of change (Delta.Change 0): DPA* planned from scratch
+	scenSplit   = "split"   // such an update, re-planned by DPA* in two halves (-mixed split)
+	scenChecked = "checked" // "checked: <scenario>": such an update that ReplanChange let DPA* re-plan (-mixed check)
+	scenFresh   = "fresh"   // the start's or goal's region was replaced, so the old path does not fit: DPA* planned from scratch
 	// "as the paper: <scenario>": such an update re-planned as the event's kind (-mixed paper)
 	scenPaper = "as the paper"
 )

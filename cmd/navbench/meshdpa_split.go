@@ -75,14 +75,38 @@ func (g *withoutAdded) hide(d *navmesh.Delta) bool {
 	return true
 }
 
+// replanHow is what DPA* did with a re-plan, told apart so that the
+// row's label is built after the timed call, not inside it.
+type replanHow struct {
+	how  string // "" (the Delta's own kind), scenFresh, scenMixed, scenSplit, scenChecked or scenPaper
+	scen planners.DPAScenario
+}
+
+// label names the re-plan's row after a change ("insertion" or "deletion").
+func (k replanHow) label(change string) string {
+	switch k.how {
+	case "":
+		return k.scen.String()
+	case scenFresh, scenMixed:
+		return change + ", " + k.how
+	case scenSplit:
+		if k.scen == planners.InsertionAffected {
+			return change + ", " + scenSplit + ", old path affected"
+		}
+		return change + ", " + scenSplit + ", old path unaffected"
+	case scenPaper:
+		return change + ", " + scenPaper + ": " + k.scen.String()
+	}
+	return change + ", " + k.how + ": " + k.scen.String()
+}
+
 // dpaReplan is what a robot's DPA* does after the last event: Replan its
 // old path with the Delta's affected region and kind of change; plan from
 // scratch when the path's ends are gone ("fresh"); when the change is
 // mixed, re-plan with the kind ReplanChange gives for this path
 // ("checked"), else from scratch, or (split) in two halves, or (paper) as
-// the event's kind. It returns
-// the row's scenario.
-func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planners.NodeID, change string) (planners.Result, string, error) {
+// the event's kind. It returns what it did, for the row's label.
+func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planners.NodeID, change string) (planners.Result, replanHow, error) {
 	// One planner for the crowd: each robot keeps its path and the costs
 	// of its steps from before the event, and hands them over.
 	e.dpa.Recall(p.old, p.cum)
@@ -90,34 +114,31 @@ func (e *meshExperiment) dpaReplan(ctx context.Context, p *meshPair, s, g planne
 	switch {
 	case old[0] != s || old[len(old)-1] != g:
 		r, err := e.dpa.Plan(ctx, s, g, e.dbuf)
-		return r, change + ", " + scenFresh, err
+		return r, replanHow{how: scenFresh}, err
 	case d.Change == 0 && e.split && e.splittable:
 		r, first, err := e.splitReplan(ctx, old, p.cum, g)
-		if first == planners.InsertionAffected {
-			return r, change + ", " + scenSplit + ", old path affected", err
-		}
-		return r, change + ", " + scenSplit + ", old path unaffected", err
+		return r, replanHow{scenSplit, first}, err
 	case d.Change == 0 && e.paper:
 		c := planners.ObstacleInserted
 		if change == "deletion" {
 			c = planners.ObstacleDeleted
 		}
 		r, scen, err := e.dpa.Replan(ctx, old, 0, g, d.R, c, e.dbuf)
-		return r, change + ", " + scenPaper + ": " + scen.String(), err
+		return r, replanHow{scenPaper, scen}, err
 	case d.Change == 0 && e.check:
 		c, region, ok := e.w.mesh.ReplanChange(d, old, 0, p.cum)
 		if !ok {
 			r, err := e.dpa.Plan(ctx, s, g, e.dbuf)
-			return r, change + ", " + scenMixed, err
+			return r, replanHow{how: scenMixed}, err
 		}
 		r, scen, err := e.dpa.Replan(ctx, old, 0, g, region, c, e.dbuf)
-		return r, change + ", checked: " + scen.String(), err
+		return r, replanHow{scenChecked, scen}, err
 	case d.Change == 0:
 		r, err := e.dpa.Plan(ctx, s, g, e.dbuf)
-		return r, change + ", " + scenMixed, err
+		return r, replanHow{how: scenMixed}, err
 	}
 	r, scen, err := e.dpa.Replan(ctx, old, 0, g, d.R, d.Change, e.dbuf)
-	return r, scen.String(), err
+	return r, replanHow{scen: scen}, err
 }
 
 // splitReplan re-plans after a mixed update as the removal of its

@@ -70,7 +70,7 @@ func meshLabels() []string {
 	}
 	for _, c := range []string{"insertion", "deletion"} {
 		for s := planners.InsertionUnaffected; s <= planners.DeletionAffected; s++ {
-			labels = append(labels, c+", checked: "+s.String())
+			labels = append(labels, c+", "+scenChecked+": "+s.String())
 		}
 		for s := planners.InsertionUnaffected; s <= planners.DeletionAffected; s++ {
 			labels = append(labels, c+", "+scenPaper+": "+s.String())
