@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"math"
+	"slices"
 
 	"github.com/navnode/navnode/planners"
 )
@@ -37,13 +38,16 @@ type certifier struct {
 	heap           []heapItem
 	dOld, dNew     []float64 // [len = |P|²]
 	fell           []fallenPair
+	fellNodes      []planners.NodeID // the regions of the fallen pairs, each once
+	fellAt         []int32           // [len = |P|]: a persistent node's index in fellNodes, −1 if none
 }
 
 // fallenPair is two persistent regions the update brought closer: no
 // path between them through the changed part of the graph is cheaper
-// than dist, which is less than before.
+// than dist, which is less than before. a and b index the regions in
+// fellNodes.
 type fallenPair struct {
-	a, b planners.NodeID
+	a, b int32
 	dist float64
 }
 
@@ -65,7 +69,7 @@ func (c *certifier) certify(m *Mesh, changed []planners.NodeID, rose bool) plann
 	if rose {
 		kind = planners.ObstacleInserted
 	}
-	c.persist, c.fell = c.persist[:0], c.fell[:0]
+	c.persist, c.fell, c.fellNodes = c.persist[:0], c.fell[:0], c.fellNodes[:0]
 	for _, n := range changed {
 		if m.regions[n].live && !c.isAdded(n, m) {
 			c.persist = append(c.persist, n)
@@ -80,6 +84,10 @@ func (c *certifier) certify(m *Mesh, changed []planners.NodeID, rose bool) plann
 	}
 	c.dOld = c.distances(m, c.removed, &c.oldAdj, c.dOld)
 	c.dNew = c.distances(m, c.added, &c.newAdj, c.dNew)
+	c.fellAt = slices.Grow(c.fellAt[:0], p)[:p]
+	for i := range c.fellAt {
+		c.fellAt[i] = -1
+	}
 	noneFell, noneRose := true, true
 	for i, old := range c.dOld {
 		nw := c.dNew[i]
@@ -87,7 +95,7 @@ func (c *certifier) certify(m *Mesh, changed []planners.NodeID, rose bool) plann
 		if nw < old-tol {
 			noneFell = false
 			if a, b := i/p, i%p; a < b {
-				c.fell = append(c.fell, fallenPair{c.persist[a], c.persist[b], nw})
+				c.fell = append(c.fell, fallenPair{c.fellIndex(a), c.fellIndex(b), nw})
 			}
 		}
 		if nw > old+tol {
@@ -103,6 +111,16 @@ func (c *certifier) certify(m *Mesh, changed []planners.NodeID, rose bool) plann
 		return planners.ObstacleDeleted
 	}
 	return 0
+}
+
+// fellIndex returns the index in fellNodes of the persistent node
+// persist[i], listing it there first if it is not yet.
+func (c *certifier) fellIndex(i int) int32 {
+	if c.fellAt[i] < 0 {
+		c.fellAt[i] = int32(len(c.fellNodes))
+		c.fellNodes = append(c.fellNodes, c.persist[i])
+	}
+	return c.fellAt[i]
 }
 
 // isAdded reports whether n was added by the last rebuild; added ids are

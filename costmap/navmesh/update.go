@@ -34,10 +34,11 @@ type Delta struct {
 	Change planners.Change
 	Tiles  int // tiles rebuilt
 
-	fell    []fallenPair    // when Change is 0 and the check ran: the pairs brought closer
-	fellBox planners.Region // bounds of their positions
-	fellMin float64         // their least distance
-	big     bool            // the update was too large to check
+	fell    []fallenPair      // when Change is 0 and the check ran: the pairs brought closer
+	fellOf  []planners.NodeID // their regions, each once, as fell's indices name them
+	fellBox planners.Region   // bounds of their positions
+	fellMin float64           // their least distance
+	big     bool              // the update was too large to check
 }
 
 // Empty reports whether the graph did not change.
@@ -46,7 +47,7 @@ func (d *Delta) Empty() bool { return len(d.Changed) == 0 }
 func (d *Delta) reset() {
 	d.Removed, d.Added, d.Changed = d.Removed[:0], d.Added[:0], d.Changed[:0]
 	d.R, d.Change, d.Tiles = planners.Region{}, 0, 0
-	d.fell, d.big, d.fellBox, d.fellMin = d.fell[:0], false, planners.Region{}, 0
+	d.fell, d.fellOf, d.big, d.fellBox, d.fellMin = d.fell[:0], d.fellOf[:0], false, planners.Region{}, 0
 }
 
 // deltaScratch is reused by every update.
@@ -57,6 +58,7 @@ type deltaScratch struct {
 	dirty    []int32
 	keep     map[Region]planners.NodeID
 	cert     certifier
+	near     []float64 // noShortcut's distances to the fallen pairs' regions
 }
 
 // Update brings the mesh in step with the costmap after the change set cs
@@ -252,6 +254,7 @@ func (m *Mesh) fillDelta(d *Delta, tiles int, rose, certify bool) {
 		d.R = m.bounds(d.Changed)
 		d.Change = s.cert.certify(m, d.Changed, rose)
 		d.fell = append(d.fell, s.cert.fell...)
+		d.fellOf = append(d.fellOf, s.cert.fellNodes...)
 		d.big = len(s.cert.persist) > maxCertified
 		d.summariseFell(m)
 		if len(d.fell) > 0 {
@@ -378,25 +381,14 @@ func (m *Mesh) trusted(d *Delta, path []planners.NodeID, cum []float64, a, b int
 	return head, tail
 }
 
-// maxShortcutPairs bounds the pairs noShortcut looks at one by one: past
-// it, the test through their bounding box alone decides.
-const maxShortcutPairs = 64
-
 // summariseFell bounds the fallen pairs by one box and their least
 // distance, for noShortcut's quick test.
 func (d *Delta) summariseFell(m *Mesh) {
 	if len(d.fell) == 0 {
 		return
 	}
-	p := m.regions[d.fell[0].a].centre
-	d.fellBox, d.fellMin = planners.Region{Min: p, Max: p}, math.Inf(1)
+	d.fellBox, d.fellMin = m.bounds(d.fellOf), math.Inf(1)
 	for _, f := range d.fell {
-		for _, n := range [2]planners.NodeID{f.a, f.b} {
-			p := m.regions[n].centre
-			for i := range 3 {
-				d.fellBox.Min[i], d.fellBox.Max[i] = min(d.fellBox.Min[i], p[i]), max(d.fellBox.Max[i], p[i])
-			}
-		}
 		d.fellMin = min(d.fellMin, f.dist)
 	}
 }
@@ -406,7 +398,9 @@ func (d *Delta) summariseFell(m *Mesh) {
 // update that uses no changed edge: every path that became cheaper runs
 // between a fallen pair (a, b), either way round, and so costs at least
 // h(x, a) + dist(a, b) + h(b, y). A path that is no longer cheaper than
-// before is no cheaper than cost.
+// before is no cheaper than cost. Each pair's regions are among the
+// update's at most maxCertified persistent ones, so the heuristic is
+// computed once per region, not per pair.
 func (m *Mesh) noShortcut(d *Delta, x, y planners.NodeID, cost float64) bool {
 	if len(d.fell) == 0 {
 		return true
@@ -416,12 +410,15 @@ func (m *Mesh) noShortcut(d *Delta, x, y planners.NodeID, cost float64) bool {
 	if d.fellBox.Distance(px)+d.fellMin+d.fellBox.Distance(py) >= need {
 		return true
 	}
-	if len(d.fell) > maxShortcutPairs {
-		return false
+	k := len(d.fellOf)
+	hx := slices.Grow(m.delta.near[:0], 2*k)[:2*k]
+	m.delta.near = hx
+	hx, hy := hx[:k], hx[k:]
+	for i, n := range d.fellOf {
+		hx[i], hy[i] = m.Heuristic(x, n), m.Heuristic(n, y)
 	}
 	for _, f := range d.fell {
-		if m.Heuristic(x, f.a)+f.dist+m.Heuristic(f.b, y) < need ||
-			m.Heuristic(x, f.b)+f.dist+m.Heuristic(f.a, y) < need {
+		if hx[f.a]+f.dist+hy[f.b] < need || hx[f.b]+f.dist+hy[f.a] < need {
 			return false
 		}
 	}
