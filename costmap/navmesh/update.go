@@ -306,12 +306,8 @@ func (m *Mesh) ReplanChange(d *Delta, old []planners.NodeID, at int, cum []float
 	for i := at; i < len(cum); i++ {
 		// A step that was no edge (PathCosts' +Inf) or a cost that is no
 		// running sum would make every comparison of noShortcut false.
-		if math.IsInf(cum[i], 0) || math.IsNaN(cum[i]) || i > at && !(cum[i] >= cum[i-1]) {
-			return 0, d.R, false
-		}
-	}
-	for _, n := range old[at:] {
-		if n < 0 || int(n) >= len(m.regions) {
+		bad := math.IsInf(cum[i], 0) || math.IsNaN(cum[i]) || i > at && !(cum[i] >= cum[i-1])
+		if bad || old[i] < 0 || int(old[i]) >= len(m.regions) {
 			return 0, d.R, false
 		}
 	}
