@@ -94,10 +94,8 @@ func (k replanHow) label(change string) string {
 			return change + ", " + scenSplit + ", old path affected"
 		}
 		return change + ", " + scenSplit + ", old path unaffected"
-	case scenPaper:
-		return change + ", " + scenPaper + ": " + k.scen.String()
 	}
-	return change + ", " + k.how + ": " + k.scen.String()
+	return change + ", " + k.how + ": " + k.scen.String() // scenChecked, scenPaper
 }
 
 // dpaReplan is what a robot's DPA* does after the last event: Replan its
