@@ -197,9 +197,10 @@ type Config struct {
 // state a cell takes about 50 bytes.
 const MaxCells = 1 << 26
 
-// maxToleranceVoxels bounds the radius, in voxels, of a search for the
-// nearest passable voxel (voxel.Map.NearestFree's bound).
-const maxToleranceVoxels = 250
+// MaxToleranceVoxels bounds GoalTolerance and StartTolerance in voxels:
+// the radius of a search for the nearest passable voxel
+// (voxel.Map.NearestFree's bound).
+const MaxToleranceVoxels = 250
 
 // withDefaults fills the defaults in and checks what remains; res is the
 // map's resolution.
@@ -258,6 +259,16 @@ func (c Config) withDefaults(res float64) (Config, error) {
 	}{{"goal", c.GoalTolerance}, {"reached", c.ReachedTolerance}, {"start", c.StartTolerance}, {"tunnel width", c.TunnelWidth}} {
 		if !(t.v >= 0) || math.IsInf(t.v, 0) {
 			return c, fmt.Errorf("%w: %s tolerance %v m: want finite and ≥ 0", ErrConfig, t.name, t.v)
+		}
+	}
+	// A larger tolerance would be searched only this far: refused rather
+	// than cut short without a word.
+	for _, t := range []struct {
+		name string
+		v    float64
+	}{{"goal", c.GoalTolerance}, {"start", c.StartTolerance}} {
+		if t.v > MaxToleranceVoxels*res {
+			return c, fmt.Errorf("%w: %s tolerance %v m is more than %d voxels of %v m", ErrConfig, t.name, t.v, MaxToleranceVoxels, res)
 		}
 	}
 	return c, nil

@@ -91,22 +91,24 @@ func TestNewErrors(t *testing.T) {
 		m   *voxel.Map
 		cfg func(*Config)
 	}{
-		"nil map":         {nil, func(*Config) {}},
-		"empty volume":    {w.m, func(c *Config) { c.Volume = voxel.Box{Min: voxel.Key{X: 5}, Max: voxel.Key{X: 4}} }},
-		"huge volume":     {w.m, func(c *Config) { c.Volume = voxel.Box{Max: voxel.Key{X: 1 << 12, Y: 1 << 12, Z: 1 << 12}} }},
-		"volume off map":  {w.m, func(c *Config) { c.Volume = voxel.Box{Max: voxel.Key{X: math.MaxInt32, Y: 1, Z: 1}} }},
-		"mode":            {w.m, func(c *Config) { c.Mode = 7 }},
-		"strategy":        {w.m, func(c *Config) { c.Strategy = -1 }},
-		"budget":          {w.m, func(c *Config) { c.Budget = -time.Second }},
-		"epsilon":         {w.m, func(c *Config) { c.Epsilon0 = 0.5 }},
-		"epsilon NaN":     {w.m, func(c *Config) { c.Epsilon0 = math.NaN() }},
-		"epsilon step":    {w.m, func(c *Config) { c.EpsilonStep = -1 }},
-		"max cost":        {w.m, func(c *Config) { c.MaxCost = voxel.Unknown }},
-		"cost weight":     {w.m, func(c *Config) { c.CostWeight = math.Inf(1) }},
-		"goal tolerance":  {w.m, func(c *Config) { c.GoalTolerance = math.NaN() }},
-		"start tolerance": {w.m, func(c *Config) { c.StartTolerance = -1 }},
-		"reached":         {w.m, func(c *Config) { c.ReachedTolerance = math.Inf(1) }},
-		"ground sphere":   {sphere, func(c *Config) { c.Mode = Ground }},
+		"nil map":                   {nil, func(*Config) {}},
+		"empty volume":              {w.m, func(c *Config) { c.Volume = voxel.Box{Min: voxel.Key{X: 5}, Max: voxel.Key{X: 4}} }},
+		"huge volume":               {w.m, func(c *Config) { c.Volume = voxel.Box{Max: voxel.Key{X: 1 << 12, Y: 1 << 12, Z: 1 << 12}} }},
+		"volume off map":            {w.m, func(c *Config) { c.Volume = voxel.Box{Max: voxel.Key{X: math.MaxInt32, Y: 1, Z: 1}} }},
+		"mode":                      {w.m, func(c *Config) { c.Mode = 7 }},
+		"strategy":                  {w.m, func(c *Config) { c.Strategy = -1 }},
+		"budget":                    {w.m, func(c *Config) { c.Budget = -time.Second }},
+		"epsilon":                   {w.m, func(c *Config) { c.Epsilon0 = 0.5 }},
+		"epsilon NaN":               {w.m, func(c *Config) { c.Epsilon0 = math.NaN() }},
+		"epsilon step":              {w.m, func(c *Config) { c.EpsilonStep = -1 }},
+		"max cost":                  {w.m, func(c *Config) { c.MaxCost = voxel.Unknown }},
+		"cost weight":               {w.m, func(c *Config) { c.CostWeight = math.Inf(1) }},
+		"goal tolerance":            {w.m, func(c *Config) { c.GoalTolerance = math.NaN() }},
+		"start tolerance":           {w.m, func(c *Config) { c.StartTolerance = -1 }},
+		"goal tolerance in voxels":  {w.m, func(c *Config) { c.GoalTolerance = 25.1 }}, // 251 voxels of 0.1 m
+		"start tolerance in voxels": {w.m, func(c *Config) { c.StartTolerance = 25.1 }},
+		"reached":                   {w.m, func(c *Config) { c.ReachedTolerance = math.Inf(1) }},
+		"ground sphere":             {sphere, func(c *Config) { c.Mode = Ground }},
 	} {
 		cfg := good
 		c.cfg(&cfg)

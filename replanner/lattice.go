@@ -102,7 +102,7 @@ func (g *lattice) nearest(k voxel.Key, radius, res float64) (planners.NodeID, bo
 	if !(radius >= 0) {
 		return planners.None, false
 	}
-	r, r2 := voxel.RadiusVoxels(radius, res, maxToleranceVoxels)
+	r, r2 := voxel.RadiusVoxels(radius, res, MaxToleranceVoxels)
 	// k relative to the box; both within ±MaxCoord, so this fits int32.
 	cx, cy, cz := k.X-g.box.Min.X, k.Y-g.box.Min.Y, k.Z-g.box.Min.Z
 	zr := r

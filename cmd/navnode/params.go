@@ -114,6 +114,11 @@ func (p *params) check() error {
 		return fmt.Errorf("parameters min_altitude %v and max_altitude %v: want min < max", p.MinAltitude, p.MaxAltitude)
 	case p.SensorMinRange >= p.SensorMaxRange:
 		return fmt.Errorf("parameters sensor_min_range %v and sensor_max_range %v: want min < max", p.SensorMinRange, p.SensorMaxRange)
+	case p.SensorMaxRange > voxel.MaxRangeVoxels*p.Resolution:
+		// The costmap would refuse every cloud and scan.
+		return fmt.Errorf("parameter sensor_max_range %v m is more than %d voxels of resolution %v m", p.SensorMaxRange, voxel.MaxRangeVoxels, p.Resolution)
+	case p.GoalTolerance > replanner.MaxToleranceVoxels*p.Resolution:
+		return fmt.Errorf("parameter goal_tolerance %v m is more than %d voxels of resolution %v m", p.GoalTolerance, replanner.MaxToleranceVoxels, p.Resolution)
 	case p.MapFrame == "" || p.BaseFrame == "":
 		return errors.New("parameters map_frame and base_frame must not be empty")
 	}

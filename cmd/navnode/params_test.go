@@ -43,13 +43,15 @@ func TestParamChecks(t *testing.T) {
 	base := testParams
 	require.NoError(t, func() error { p := base(); return p.check() }())
 	for name, mod := range map[string]func(*params){
-		"mode":      func(p *params) { p.Mode = "boat" },
-		"planner":   func(p *params) { p.Planner = "rrt" },
-		"inflation": func(p *params) { p.InflationRadius = 0.1 },
-		"altitude":  func(p *params) { p.MaxAltitude = 0.2 },
-		"ranges":    func(p *params) { p.SensorMinRange = 30 },
-		"frame":     func(p *params) { p.MapFrame = "" },
-		"too large": func(p *params) { p.Resolution = 0.02; p.Size.X, p.Size.Y = 1000, 1000 },
+		"mode":                     func(p *params) { p.Mode = "boat" },
+		"planner":                  func(p *params) { p.Planner = "rrt" },
+		"inflation":                func(p *params) { p.InflationRadius = 0.1 },
+		"altitude":                 func(p *params) { p.MaxAltitude = 0.2 },
+		"ranges":                   func(p *params) { p.SensorMinRange = 30 },
+		"frame":                    func(p *params) { p.MapFrame = "" },
+		"too large":                func(p *params) { p.Resolution = 0.02; p.Size.X, p.Size.Y = 1000, 1000 },
+		"sensor range in voxels":   func(p *params) { p.Resolution = 0.05; p.SensorMaxRange = 300 },
+		"goal tolerance in voxels": func(p *params) { p.Resolution = 0.02; p.GoalTolerance = 10 },
 	} {
 		p := base()
 		mod(&p)
@@ -81,6 +83,34 @@ func TestParamsReachThePlanner(t *testing.T) {
 	p.Size.X, p.Size.Y = 55, 55 // 1100 × 1100 × 54 = 65,340,000 voxels, just under 2^26
 	require.NoError(t, p.check())
 	require.LessOrEqual(t, p.volume().Volume(), int64(replanner.MaxCells))
+}
+
+// TestParamsInVoxels: sensor_max_range and goal_tolerance, each within
+// its range in metres, are refused at start past what the costmap and the
+// planner take in voxels, and taken up to it. A review found both let
+// through: every cloud was then refused as malformed (sensor_max_range
+// 300 at resolution 0.05), or a goal moved no more than 250 voxels
+// however large goal_tolerance was.
+func TestParamsInVoxels(t *testing.T) {
+	p := testParams()
+	p.Resolution, p.SensorMaxRange = 0.05, voxel.MaxRangeVoxels*0.05
+	require.NoError(t, p.check())
+	w, err := newWorld(p)
+	require.NoError(t, err)
+	_, err = w.apply(&voxel.Cloud{Origin: r3.Vector{Z: 1}, Points: []r3.Vector{{X: 2, Z: 1}},
+		MinRange: p.SensorMinRange, MaxRange: p.SensorMaxRange})
+	require.NoError(t, err, "a cloud at the longest range check lets through")
+	p.SensorMaxRange = 205
+	require.ErrorContains(t, p.check(), "sensor_max_range")
+
+	p = testParams()
+	p.Resolution, p.Size = 0.02, r3.Vector{X: 6, Y: 6, Z: 2}
+	p.GoalTolerance = replanner.MaxToleranceVoxels * p.Resolution
+	require.NoError(t, p.check())
+	_, err = newWorld(p)
+	require.NoError(t, err, "the planner takes the largest tolerance check lets through")
+	p.GoalTolerance = 5.01
+	require.ErrorContains(t, p.check(), "goal_tolerance")
 }
 
 // TestBudgetTicksExpand: with a budget shorter than a search's set-up,

@@ -54,7 +54,7 @@ func (m *Map) clearRay(o r3.Vector, r ray) {
 	w.bk, w.endBrick, w.endI = brickCoords(k), brickCoords(r.key), index(r.key)
 	// Each pass walks to a brick the scan has not reached yet; the bound
 	// only guards against a walk that would not end.
-	for range 3*maxRangeVoxels + 3 {
+	for range 3*MaxRangeVoxels + 3 {
 		s := -1 // the brick's slot: in line when the dense index has it
 		if d := table.dense(w.bk); d >= 0 {
 			s = int(table.index[d]) - 1

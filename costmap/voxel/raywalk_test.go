@@ -20,7 +20,7 @@ import (
 func referenceClearRay(m *Map, o r3.Vector, r ray) {
 	var t dda
 	t.init(o, r.end.Sub(o))
-	for range 3*maxRangeVoxels + 3 {
+	for range 3*MaxRangeVoxels + 3 {
 		if t.k == r.key {
 			return
 		}

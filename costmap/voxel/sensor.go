@@ -84,9 +84,9 @@ type Cloud struct {
 	Stamp              time.Duration // acquisition time, any fixed epoch; for Decay
 }
 
-// maxRangeVoxels bounds MaxRange so that one ray touches at most this many
-// voxels per axis.
-const maxRangeVoxels = 4096
+// MaxRangeVoxels bounds a sensor's MaxRange, in voxels, so that one ray
+// touches at most this many voxels per axis.
+const MaxRangeVoxels = 4096
 
 func (c *Cloud) apply(m *Map) error {
 	if err := m.checkSensor(c.Origin, c.MinRange, c.MaxRange); err != nil {
@@ -199,7 +199,7 @@ func (m *Map) checkSensor(origin r3.Vector, minRange, maxRange float64) error {
 	if _, ok := m.frame.KeyOf(origin); !ok {
 		return fmt.Errorf("%w: sensor origin %v is not finite or outside the world", ErrInput, origin)
 	}
-	limit := maxRangeVoxels * m.frame.Resolution
+	limit := MaxRangeVoxels * m.frame.Resolution
 	if !(maxRange > 0 && maxRange <= limit) {
 		return fmt.Errorf("%w: max range %v m: want (0, %v]", ErrInput, maxRange, limit)
 	}
