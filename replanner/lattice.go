@@ -105,19 +105,15 @@ func (g *lattice) nearest(k voxel.Key, radius, res float64) (planners.NodeID, bo
 	r, r2 := voxel.RadiusVoxels(radius, res, MaxToleranceVoxels)
 	// k relative to the box; both within ±MaxCoord, so this fits int32.
 	cx, cy, cz := k.X-g.box.Min.X, k.Y-g.box.Min.Y, k.Z-g.box.Min.Z
-	zr := r
-	if g.D == 1 {
-		zr = 0 // one layer: shells are squares
-	}
 	// Shells nearer than the box's Chebyshev distance hold no cell of it.
 	near := max(outside(cx, g.W), outside(cy, g.H), outside(cz, g.D))
 	best, bestD2, found := planners.None, int32(0), false
 	for s := near; s <= r; s++ {
-		for dz := -min(s, zr); dz <= min(s, zr); dz++ {
+		// Only the shell's layers inside the box. In a box one layer
+		// thick that is one layer, which an aerial robot off it reaches
+		// at dz ≠ 0 (ground mode moves k onto the floor layer first).
+		for dz := max(-s, -cz); dz <= min(s, g.D-1-cz); dz++ {
 			z := cz + dz
-			if z < 0 || z >= g.D {
-				continue
-			}
 			for dy := -s; dy <= s; dy++ {
 				y := cy + dy
 				if y < 0 || y >= g.H {
