@@ -58,7 +58,7 @@ func declareParams(n *ros.Node) (params, error) {
 		*dst = time.Duration(v * float64(unit))
 	}
 	str(&p.MapFrame, "map_frame", "map", "fixed frame of the costmap, the plan and goals")
-	str(&p.OdomFrame, "odom_frame", "odom", "odometry frame; map → odom comes from /tf")
+	str(&p.OdomFrame, "odom_frame", "odom", "odometry frame (REP-105); not read: /odom messages are placed through /tf from their own header's frame")
 	str(&p.BaseFrame, "base_frame", "base_link", "the robot's body frame")
 	str(&p.Mode, "mode", "aerial", "robot kind: aerial (3D, 26-connected) or ground (floor layer, 8-connected)")
 	str(&p.Planner, "planner", "auto", "auto (D* Lite; AD* when budget_ms > 0), dstarlite, adstar, dpastar, tunnel or astar")

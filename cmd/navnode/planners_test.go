@@ -44,6 +44,14 @@ func TestPlannerDPAStar(t *testing.T) {
 		require.Equal(t, step.want, out.Scenario)
 		d := w.diagnostics()
 		require.Equal(t, step.want.String(), d.scenario)
+		require.Equal(t, out.Stats.Expansions, d.expansions)
+		require.Positive(t, d.expansions)
+		// A tick that keeps the path searches nothing; diagnostics keep
+		// the last search's expansions (a review found them reading 0).
+		out, _ = w.tick(ctx)
+		require.False(t, out.Replanned)
+		require.Zero(t, out.Stats.Expansions)
+		require.Equal(t, d.expansions, w.diagnostics().expansions)
 		arr := report(newCounters(), d, time.Now(), std_msgs.Header{})
 		require.Contains(t, arr.Status[0].Values, diagnostic_msgs.KeyValue{Key: "dpa scenario", Value: step.want.String()})
 	}

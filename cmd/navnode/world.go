@@ -40,6 +40,7 @@ type world struct {
 	poseAt    time.Time // when the robot's pose last arrived
 	hasGoal   bool
 	replans   int         // searches that answered a change of the world or the goal
+	expanded  int         // expansions of the last tick that searched
 	repairs   repairTimes // their durations
 	scenario  string      // DPA*: how its last search went
 }
@@ -134,6 +135,9 @@ func (w *world) cancel() {
 // node's own here would take those away.
 func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 	out := w.loop.Tick(ctx)
+	if out.Stats.Expansions > 0 {
+		w.expanded = out.Stats.Expansions
+	}
 	if out.Replanned && out.Repair {
 		w.replans++
 		w.repairs.add(out.RepairTime)
@@ -155,7 +159,7 @@ func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 // diagnostics fills what the planner status reports.
 func (w *world) diagnostics() *diagState {
 	s := &diagState{status: w.out.Status.String(), planner: w.plannerName(), epsilon: w.out.Epsilon,
-		expansions: w.out.Stats.Expansions, replans: w.replans, repairs: &w.repairs,
+		expansions: w.expanded, replans: w.replans, repairs: &w.repairs,
 		voxels: w.vm.Stats().Observed, pathLen: len(w.out.Path), tfAge: -1, scenario: w.scenario}
 	if t, ok := w.loop.TunnelStats(); ok {
 		s.tunnel = &t
