@@ -68,9 +68,10 @@
 //
 // # The published path
 //
-// The lattice path is shortened by line of sight on the costmap
-// (voxel.Map.LineOfSight at MaxCost), so that the robot is not sent along
-// staircases; Output.Raw and Output.RawCost keep the lattice path and its
+// The lattice path is shortened by line of sight through the lattice's
+// passable cells (every voxel a segment touches in the Volume, of cost ≤
+// MaxCost, or Unknown with UnknownIsFree), so that the robot is not sent
+// along staircases; Output.Raw and Output.RawCost keep the lattice path and its
 // cost for diagnostics and for checking optimality.
 //
 // A Loop, like the voxel.Map it reads, belongs to one goroutine.

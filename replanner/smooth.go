@@ -2,6 +2,7 @@ package replanner
 
 import (
 	"github.com/golang/geo/r3"
+	"github.com/navnode/navnode/costmap/voxel"
 	"github.com/navnode/navnode/planners"
 )
 
@@ -9,23 +10,18 @@ import (
 // first): from, the robot's point in rem[0]'s voxel, then the centres of
 // the raw path's corners, then to, the goal point in the last node's
 // voxel, shortened by line of sight: a waypoint is dropped when the
-// segment that skips it touches only voxels of cost ≤ MaxCost
-// (voxel.Map.LineOfSight, whose supercover checks a diagonal as the
-// lattice's no-corner-cutting rule does, so no staircase is left where a
-// straight segment is free).
+// segment that skips it touches only passable lattice cells (lineOfSight).
 //
 // Consecutive raw cells are a legal lattice move, whose bounding box is
 // passable, so the unshortened chain has line of sight and the greedy
-// shortening below always finds a next waypoint. (Through Unknown voxels
-// passable with UnknownIsFree, line of sight fails and the raw corners
-// stay.)
+// shortening below always finds a next waypoint.
 func (l *Loop) smooth(from r3.Vector, rem []planners.NodeID, to r3.Vector) []r3.Vector {
 	pts := l.corners(from, rem, to)
 	out := make([]r3.Vector, 0, 8)
 	out = append(out, pts[0])
 	anchor := pts[0]
 	for i := 1; i < len(pts)-1; i++ {
-		if !l.m.LineOfSight(anchor, pts[i+1], l.cfg.MaxCost) {
+		if !l.lineOfSight(anchor, pts[i+1]) {
 			anchor = pts[i]
 			out = append(out, anchor)
 		}
@@ -34,6 +30,24 @@ func (l *Loop) smooth(from r3.Vector, rem []planners.NodeID, to r3.Vector) []r3.
 		out = append(out, last)
 	}
 	return out
+}
+
+// lineOfSight reports whether every voxel the segment from a to b touches
+// (voxel.Frame.Supercover, which checks a diagonal as the lattice's
+// no-corner-cutting rule does, so no staircase is left where a straight
+// segment is free) is a passable lattice cell: in the Volume, of cost ≤
+// MaxCost, or Unknown with UnknownIsFree. It asks the lattice, not the
+// map, so that voxels nothing has observed count as the search counted
+// them: asking the map (Unknown above MaxCost) kept every corner of a
+// path through unobserved space, the common case with UnknownIsFree.
+func (l *Loop) lineOfSight(a, b r3.Vector) bool {
+	clear := true
+	l.frame.Supercover(a, b, func(k voxel.Key) bool {
+		n := l.g.id(k)
+		clear = n != planners.None && l.g.Passable(n)
+		return clear
+	})
+	return clear
 }
 
 // corners returns from, the centres of the interior nodes of rem where
