@@ -149,7 +149,7 @@ func (n *navnode) applySensor(topic string, u voxel.Update, stamp time.Duration)
 
 func (n *navnode) onMap(m *nav_msgs.OccupancyGrid) {
 	if f := tf.FrameName(m.Header.FrameID); f != n.p.MapFrame {
-		n.dropped(topicMap, fmt.Errorf("%w: map in frame %q, want %q", tf.ErrUnknownFrame, f, n.p.MapFrame))
+		n.dropped(topicMap, fmt.Errorf("%w: map in frame %.64q, want %q", tf.ErrUnknownFrame, f, n.p.MapFrame))
 		return
 	}
 	zmin := n.p.Origin.Z

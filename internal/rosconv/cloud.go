@@ -119,25 +119,25 @@ func cloudLayout(msg *sensor_msgs.PointCloud2) (layout, error) {
 			continue
 		}
 		if found[a] {
-			return l, fmt.Errorf("%w: field %q appears twice", ErrLayout, f.Name)
+			return l, fmt.Errorf("%w: field %.64q appears twice", ErrLayout, f.Name)
 		}
 		found[a] = true
 		if f.Datatype != sensor_msgs.PointField_FLOAT32 && f.Datatype != sensor_msgs.PointField_FLOAT64 {
-			return l, fmt.Errorf("%w: field %q has datatype %d: want FLOAT32 (7) or FLOAT64 (8)", ErrNoXYZ, f.Name, f.Datatype)
+			return l, fmt.Errorf("%w: field %.64q has datatype %d: want FLOAT32 (7) or FLOAT64 (8)", ErrNoXYZ, f.Name, f.Datatype)
 		}
 		if f.Count == 0 {
-			return l, fmt.Errorf("%w: field %q has count 0", ErrNoXYZ, f.Name)
+			return l, fmt.Errorf("%w: field %.64q has count 0", ErrNoXYZ, f.Name)
 		}
 		fd := field{off: f.Offset, wide: f.Datatype == sensor_msgs.PointField_FLOAT64}
 		end := uint64(f.Offset) + fd.size()*uint64(f.Count) // all count elements: none may overlap another field
 		if end > uint64(msg.PointStep) {
-			return l, fmt.Errorf("%w: field %q spans bytes %d..%d of a %d-byte point", ErrLayout, f.Name, f.Offset, end, msg.PointStep)
+			return l, fmt.Errorf("%w: field %.64q spans bytes %d..%d of a %d-byte point", ErrLayout, f.Name, f.Offset, end, msg.PointStep)
 		}
 		l.xyz[a], ends[a] = fd, end
 	}
 	for a, ok := range found {
 		if !ok {
-			return l, fmt.Errorf("%w: no field %q among %d fields", ErrNoXYZ, "xyz"[a:a+1], len(msg.Fields))
+			return l, fmt.Errorf("%w: no field %.64q among %d fields", ErrNoXYZ, "xyz"[a:a+1], len(msg.Fields))
 		}
 	}
 	for a := range ends {

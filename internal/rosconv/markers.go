@@ -61,6 +61,14 @@ func (s *MarkerState) has(ns string, id int32) bool {
 	return ok
 }
 
+// MaxNamespace bounds a marker namespace's length in bytes: the shapes
+// remembered then bound the memory their ids hold.
+const MaxNamespace = 256
+
+// MaxMarkerErrors is how many errors Markers returns, one per marker,
+// before one more that counts the rest.
+const MaxMarkerErrors = 16
+
 // ShapeID returns the costmap shape id of marker (ns, id): ns + "/" + id.
 func ShapeID(ns string, id int32) voxel.ShapeID {
 	return voxel.ShapeID(ns + "/" + strconv.FormatInt(int64(id), 10))
@@ -85,22 +93,37 @@ func ShapeID(ns string, id int32) voxel.ShapeID {
 //     several publishers clear one namespace this way. Shapes are deleted
 //     in id order.
 //
-// A bad marker (another type or action, a scale that is not finite and
-// > 0, a non-finite pose or zero quaternion, a stamp out of range, a
-// frame lookup cannot resolve) yields one error naming it (wrapping
-// ErrUnsupported, ErrInvalid or lookup's error) and is skipped, leaving
-// any earlier shape of its id; the others still apply. Lifetime and
-// frame_locked are ignored: a shape stays until deleted.
+// A bad marker (another type or action, a namespace longer than
+// MaxNamespace bytes, a scale that is not finite and > 0, a non-finite
+// pose or zero quaternion, a stamp out of range, a frame lookup cannot
+// resolve) yields an error naming it (wrapping ErrUnsupported, ErrInvalid
+// or lookup's error) and is skipped, leaving any earlier shape of its id;
+// the others still apply. Past MaxMarkerErrors errors, one more counts
+// the rest, so that an array of bad markers costs no more to report than
+// a few. Lifetime and frame_locked are ignored: a shape stays until
+// deleted.
 func Markers(msg *visualization_msgs.MarkerArray, lookup MarkerLookup, state *MarkerState) ([]voxel.Update, []error) {
 	var ups []voxel.Update
 	var errs []error
+	more := 0
+	refuse := func(err error) {
+		if len(errs) < MaxMarkerErrors {
+			errs = append(errs, err)
+		} else {
+			more++
+		}
+	}
 	for i := range msg.Markers {
 		m := &msg.Markers[i]
+		if len(m.Ns) > MaxNamespace {
+			refuse(fmt.Errorf("%w: marker %d: namespace of %d bytes (%.64q): at most %d", ErrInvalid, i, len(m.Ns), m.Ns, MaxNamespace))
+			continue
+		}
 		switch m.Action {
 		case visualization_msgs.Marker_ADD:
 			u, err := markerShape(m, lookup)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("marker %d (%s): %w", i, ShapeID(m.Ns, m.ID), err))
+				refuse(fmt.Errorf("marker %d (%s): %w", i, ShapeID(m.Ns, m.ID), err))
 				continue
 			}
 			ups = append(ups, u)
@@ -113,8 +136,11 @@ func Markers(msg *visualization_msgs.MarkerArray, lookup MarkerLookup, state *Ma
 		case visualization_msgs.Marker_DELETEALL:
 			ups = state.deleteAll(m.Ns, ups)
 		default:
-			errs = append(errs, fmt.Errorf("%w: marker %d (%s) has action %d", ErrUnsupported, i, ShapeID(m.Ns, m.ID), m.Action))
+			refuse(fmt.Errorf("%w: marker %d (%s) has action %d", ErrUnsupported, i, ShapeID(m.Ns, m.ID), m.Action))
 		}
+	}
+	if more > 0 {
+		errs = append(errs, fmt.Errorf("and %d more markers refused", more))
 	}
 	return ups, errs
 }
@@ -167,7 +193,7 @@ func markerShape(m *visualization_msgs.Marker, lookup MarkerLookup) (voxel.PutSh
 	frame := tf.FrameName(m.Header.FrameID)
 	toMap, err := lookup(frame, stamp)
 	if err != nil {
-		return voxel.PutShape{}, fmt.Errorf("frame %q at %v: %w", frame, stamp, err)
+		return voxel.PutShape{}, fmt.Errorf("frame %.64q at %v: %w", frame, stamp, err)
 	}
 	p := toMap.Compose(pose).Pose()
 	if o := p.Orientation; !tf.Finite(p.Position) || !finite(o.X, o.Y, o.Z, o.W) {

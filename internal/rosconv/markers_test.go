@@ -1,8 +1,10 @@
 package rosconv
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,6 +131,47 @@ func TestMarkersActions(t *testing.T) {
 	state.Forget("a", 3)
 	state.Forget("zz", 3)
 	require.Zero(t, state.Len())
+}
+
+// TestMarkersErrorsBounded: an array of many bad markers yields
+// MaxMarkerErrors errors and one that counts the rest, each quoting names
+// cut short, and namespaces longer than MaxNamespace are refused. A review
+// found 10,000 cubes in a 1,000-byte unknown frame (a 12 MB message)
+// holding 300 MB of error text.
+func TestMarkersErrorsBounded(t *testing.T) {
+	unit := geometry_msgs.Vector3{X: 1, Y: 1, Z: 1}
+	frame := strings.Repeat("\x01", 1000)
+	var arr visualization_msgs.MarkerArray
+	for i := range 10000 {
+		arr.Markers = append(arr.Markers, marker("n", int32(i), cube, add, frame, geometry_msgs.Point{}, unit))
+	}
+	buf, err := tf.NewBuffer(tf.Options{})
+	require.NoError(t, err)
+	ts := geometry_msgs.NewTransformStamped()
+	ts.Header.FrameID, ts.ChildFrameID = "map", "odom"
+	require.NoError(t, buf.Add(&ts, true))
+	lookup := func(frame string, stamp time.Duration) (tf.Transform, error) { return buf.Lookup("map", frame, stamp) }
+	var state MarkerState
+	ups, errs := Markers(&arr, lookup, &state)
+	require.Empty(t, ups)
+	require.Len(t, errs, MaxMarkerErrors+1)
+	require.ErrorIs(t, errs[0], tf.ErrUnknownFrame)
+	require.EqualError(t, errs[MaxMarkerErrors], fmt.Sprintf("and %d more markers refused", 10000-MaxMarkerErrors))
+	require.Less(t, len(errors.Join(errs...).Error()), 16*1024)
+
+	longest := strings.Repeat("n", MaxNamespace)
+	ups, errs = Markers(markers(
+		marker(longest, 1, cube, add, "map", geometry_msgs.Point{}, unit),
+		marker(longest+"s", 1, cube, add, "map", geometry_msgs.Point{}, unit),
+		marker(longest+"s", 1, cube, del, "map", geometry_msgs.Point{}, unit),
+	), lookupMap, &state)
+	require.Len(t, ups, 1)
+	require.Len(t, errs, 2)
+	for _, err := range errs {
+		require.ErrorIs(t, err, ErrInvalid)
+		require.ErrorContains(t, err, "namespace of 257 bytes")
+	}
+	require.Equal(t, 1, state.Len())
 }
 
 func TestMarkersBad(t *testing.T) {

@@ -22,6 +22,9 @@ const (
 	DefaultMaxTotalRecords = 1 << 20
 	// MaxDepth bounds a parent chain, as tf2's MAX_GRAPH_DEPTH does.
 	MaxDepth = 1000
+	// MaxFrameName bounds a frame name's length in bytes, so that the
+	// frames known bound the memory their names hold.
+	MaxFrameName = 256
 )
 
 // Options configure a Buffer. The zero value gives the defaults.
@@ -103,7 +106,10 @@ func (b *Buffer) Add(ts *geometry_msgs.TransformStamped, static bool) error {
 	child, parent := FrameName(ts.ChildFrameID), FrameName(ts.Header.FrameID)
 	switch {
 	case child == "" || parent == "":
-		return fmt.Errorf("%w: empty frame name (parent %q, child %q)", ErrInvalid, ts.Header.FrameID, ts.ChildFrameID)
+		return fmt.Errorf("%w: empty frame name (parent %.64q, child %.64q)", ErrInvalid, ts.Header.FrameID, ts.ChildFrameID)
+	case len(child) > MaxFrameName || len(parent) > MaxFrameName:
+		return fmt.Errorf("%w: frame name of %d bytes (parent %.64q, child %.64q): at most %d", ErrInvalid,
+			max(len(child), len(parent)), parent, child, MaxFrameName)
 	case child == parent:
 		return fmt.Errorf("%w: frame %q is its own parent", ErrInvalid, child)
 	}
@@ -246,7 +252,7 @@ func (b *Buffer) Info(frame string) (FrameInfo, error) {
 	defer b.mu.RUnlock()
 	f := b.frames[FrameName(frame)]
 	if f == nil {
-		return FrameInfo{}, fmt.Errorf("%w: %q", ErrUnknownFrame, frame)
+		return FrameInfo{}, fmt.Errorf("%w: %.64q", ErrUnknownFrame, frame)
 	}
 	info := FrameInfo{Static: f.static, Records: len(f.recs)}
 	if n := len(f.recs); n > 0 {

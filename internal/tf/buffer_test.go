@@ -3,6 +3,7 @@ package tf
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -382,6 +383,34 @@ func TestAddRejects(t *testing.T) {
 
 	_, err = NewBuffer(Options{Tolerance: -1})
 	require.ErrorIs(t, err, ErrInvalid)
+}
+
+// TestFrameNameLimit: frame names longer than MaxFrameName are refused,
+// so that the frames known bound the memory their names hold, and errors
+// quote names cut short. A review kept 258 MiB alive with 256 transforms
+// whose child frames had names of 1 MiB.
+func TestFrameNameLimit(t *testing.T) {
+	b := newBuffer(t, Options{})
+	longest := strings.Repeat("f", MaxFrameName)
+	require.NoError(t, b.Add(stamped("map", longest, sec, vec(0, 0, 0), 0), false))
+	huge := strings.Repeat("\x01", 1<<20)
+	for _, ts := range []*geometry_msgs.TransformStamped{
+		stamped("map", longest+"g", sec, vec(0, 0, 0), 0),
+		stamped(longest+"g", "odom", sec, vec(0, 0, 0), 0),
+		stamped("map", huge, sec, vec(0, 0, 0), 0),
+		stamped(huge, "", sec, vec(0, 0, 0), 0),
+	} {
+		err := b.Add(ts, false)
+		require.ErrorIs(t, err, ErrInvalid)
+		require.Less(t, len(err.Error()), 800, "the error quotes the names cut short")
+	}
+	require.Len(t, b.Frames(), 2, "map and the longest name")
+	_, err := b.Lookup("map", huge, 0)
+	require.ErrorIs(t, err, ErrUnknownFrame)
+	require.Less(t, len(err.Error()), 800)
+	_, err = b.Info(huge)
+	require.ErrorIs(t, err, ErrUnknownFrame)
+	require.Less(t, len(err.Error()), 800)
 }
 
 func TestAddMessage(t *testing.T) {

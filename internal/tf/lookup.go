@@ -55,9 +55,9 @@ func (b *Buffer) pair(target, source string) (*frame, *frame, error) {
 	tf, sf := b.frames[FrameName(target)], b.frames[FrameName(source)]
 	switch {
 	case tf == nil:
-		return nil, nil, fmt.Errorf("%w: target %q (looking up %q → %q)", ErrUnknownFrame, target, source, target)
+		return nil, nil, fmt.Errorf("%w: target %.64q (looking up %.64q → %.64q)", ErrUnknownFrame, target, source, target)
 	case sf == nil:
-		return nil, nil, fmt.Errorf("%w: source %q (looking up %q → %q)", ErrUnknownFrame, source, source, target)
+		return nil, nil, fmt.Errorf("%w: source %.64q (looking up %.64q → %.64q)", ErrUnknownFrame, source, source, target)
 	}
 	return tf, sf, nil
 }
