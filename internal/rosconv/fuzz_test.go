@@ -136,3 +136,39 @@ func FuzzMarkers(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLaserScan feeds arbitrary angles, range limits, ranges and sensor
+// poses: the conversion must return an error or a scan the costmap
+// applies without one, and never panic.
+func FuzzLaserScan(f *testing.F) {
+	f.Add(float32(-1.5), float32(1.5), float32(0.5), float32(0.1), float32(10), 0.0, 0.0, 1.0, 1.0, []byte{0, 0, 128, 63, 0, 0, 192, 127})
+	f.Add(float32(0), float32(6.28), float32(0.01), float32(0), float32(1e30), 1e300, 0.0, 0.0, 0.0, []byte{})
+	f.Add(float32(1), float32(-1), float32(-0.5), float32(0.2), float32(0.1), 0.0, -2.0, 0.5, -1.0, make([]byte, 20))
+	f.Fuzz(func(t *testing.T, lo, hi, inc, rmin, rmax float32, x, y, qz, qw float64, data []byte) {
+		msg := &sensor_msgs.LaserScan{AngleMin: lo, AngleMax: hi, AngleIncrement: inc, RangeMin: rmin, RangeMax: rmax}
+		for i := 0; i+4 <= len(data); i += 4 {
+			msg.Ranges = append(msg.Ranges, math.Float32frombits(uint32(data[i])|uint32(data[i+1])<<8|uint32(data[i+2])<<16|uint32(data[i+3])<<24))
+		}
+		pose := voxel.Pose{Position: r3.Vector{X: x, Y: y, Z: 1}, Orientation: voxel.Quat{Z: qz, W: qw}}
+		scan, err := LaserScan(msg, pose)
+		if err != nil {
+			if scan != nil || !(errors.Is(err, ErrInvalid) || errors.Is(err, ErrTooLarge)) {
+				t.Fatalf("error %v with scan %v", err, scan)
+			}
+			return
+		}
+		if len(scan.Ranges) != len(msg.Ranges) {
+			t.Fatalf("%d ranges from %d", len(scan.Ranges), len(msg.Ranges))
+		}
+		if math.Abs(x) > 100 || math.Abs(y) > 100 || scan.RangeMax > 50 {
+			return // valid, but a map far away or a long ray walk: not this target's business
+		}
+		m, err := voxel.New(voxel.Config{Resolution: 0.1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Apply(scan); err != nil {
+			t.Fatalf("a scan the conversion passed is refused: %v", err)
+		}
+	})
+}
