@@ -75,8 +75,13 @@ func (m *Map) inflate() {
 	}
 }
 
-// window recomputes the distance of every voxel in target.
+// window recomputes the distance of every voxel in target, within the
+// world: past ±MaxCoord a brick key would wrap into the next axis's
+// field (brickOf) and name a brick across the world.
 func (m *Map) window(target Box) {
+	if target = target.Intersect(worldBox); target.Empty() {
+		return
+	}
 	lo, hi := m.infl.kernel()
 	source := target.grow(hi, lo)
 	m.gather(source)
@@ -87,7 +92,8 @@ func (m *Map) window(target Box) {
 	}
 }
 
-// gather fills e.ob with the obstacles of box s, x fastest.
+// gather fills e.ob with the obstacles of box s, x fastest; voxels
+// outside the world are none.
 func (m *Map) gather(s Box) {
 	sx, sy, sz := int(s.Max.X-s.Min.X+1), int(s.Max.Y-s.Min.Y+1), int(s.Max.Z-s.Min.Z+1)
 	e := &m.edt
@@ -97,7 +103,10 @@ func (m *Map) gather(s Box) {
 		for by := s.Min.Y &^ brickMask; by <= s.Max.Y; by += brickEdge {
 			for bx := s.Min.X &^ brickMask; bx <= s.Max.X; bx += brickEdge {
 				org := Key{bx, by, bz}
-				part := Box{org, org.Add(brickMask, brickMask, brickMask)}.Intersect(s)
+				part := Box{org, org.Add(brickMask, brickMask, brickMask)}.Intersect(s).Intersect(worldBox)
+				if part.Empty() {
+					continue
+				}
 				b := m.bricks[brickOf(org)]
 				if b == nil && !m.static.mayHoldObstacles(part) {
 					continue

@@ -20,6 +20,9 @@ func (k Key) String() string { return fmt.Sprintf("(%d,%d,%d)", k.X, k.Y, k.Z) }
 // that is ±838 km, and the brick index of a voxel packs into 63 bits.
 const MaxCoord = 1<<23 - 1
 
+// worldBox holds every addressable voxel.
+var worldBox = Box{Min: Key{-MaxCoord, -MaxCoord, -MaxCoord}, Max: Key{MaxCoord, MaxCoord, MaxCoord}}
+
 // valid reports whether k is inside the addressable world.
 func (k Key) valid() bool {
 	return k.X >= -MaxCoord && k.X <= MaxCoord && k.Y >= -MaxCoord && k.Y <= MaxCoord &&
