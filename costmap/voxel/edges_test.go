@@ -2,6 +2,9 @@ package voxel
 
 import (
 	"testing"
+	"time"
+
+	"github.com/golang/geo/r3"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,4 +36,29 @@ func TestInflationAtWorldEdge(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDecayOutOfOrderScans: a hit stamped earlier than one before it in
+// the same brick (scans from two sensors, out of order, as beginScan
+// allows) still decays on time. A review found the brick's oldest hit
+// set only by its first, so Expire skipped the brick and the earlier
+// mark outlived Decay.
+func TestDecayOutOfOrderScans(t *testing.T) {
+	m := newMap(t, Config{Resolution: 0.1, Decay: time.Second})
+	o := vec(0.05, 0.05, 0.05)
+	scan := func(p r3.Vector, at time.Duration) {
+		for range 3 { // enough hits to mark
+			_, err := m.Apply(&Cloud{Origin: o, Points: []r3.Vector{p}, MaxRange: 5, Stamp: at})
+			require.NoError(t, err)
+		}
+	}
+	scan(vec(-2, -2, 0.05), 0)                  // sets the sensor epoch
+	scan(vec(0.55, 0.05, 0.05), 10*time.Second) // voxel (5, 0, 0)
+	scan(vec(0.55, 0.35, 0.05), 9*time.Second)  // voxel (5, 3, 0), same brick, earlier
+	a, b := Key{5, 0, 0}, Key{5, 3, 0}
+	require.True(t, m.Occupied(a) && m.Occupied(b))
+	_, err := m.Apply(Expire{Now: 10500 * time.Millisecond})
+	require.NoError(t, err)
+	require.False(t, m.Occupied(b), "hit at 9 s, Decay 1 s, now 10.5 s")
+	require.True(t, m.Occupied(a), "hit at 10 s, Decay 1 s, now 10.5 s")
 }

@@ -359,6 +359,9 @@ func (m *Map) stampHit(b *brick, i int) {
 		b.oldest = m.sensor.now
 	}
 	b.hitTime[i] = m.sensor.now
+	// Scans may arrive out of order (beginScan): an earlier hit after a
+	// later one must lower the brick's oldest, or Expire skips it.
+	b.oldest = min(b.oldest, m.sensor.now)
 }
 
 // clock converts a stamp to milliseconds after the sensor epoch (the
