@@ -254,20 +254,16 @@ func (c Config) withDefaults(res float64) (Config, error) {
 		return c, fmt.Errorf("%w: cost weight %v", ErrConfig, c.CostWeight)
 	}
 	for _, t := range []struct {
-		name string
-		v    float64
-	}{{"goal", c.GoalTolerance}, {"reached", c.ReachedTolerance}, {"start", c.StartTolerance}, {"tunnel width", c.TunnelWidth}} {
-		if !(t.v >= 0) || math.IsInf(t.v, 0) {
+		name     string
+		v        float64
+		searched bool // a radius of the search for the nearest passable voxel
+	}{{"goal", c.GoalTolerance, true}, {"reached", c.ReachedTolerance, false}, {"start", c.StartTolerance, true}, {"tunnel width", c.TunnelWidth, false}} {
+		switch {
+		case !(t.v >= 0) || math.IsInf(t.v, 0):
 			return c, fmt.Errorf("%w: %s tolerance %v m: want finite and ≥ 0", ErrConfig, t.name, t.v)
-		}
-	}
-	// A larger tolerance would be searched only this far: refused rather
-	// than cut short without a word.
-	for _, t := range []struct {
-		name string
-		v    float64
-	}{{"goal", c.GoalTolerance}, {"start", c.StartTolerance}} {
-		if t.v > MaxToleranceVoxels*res {
+		case t.searched && t.v > MaxToleranceVoxels*res:
+			// It would be searched only this far: refused rather than
+			// cut short without a word.
 			return c, fmt.Errorf("%w: %s tolerance %v m is more than %d voxels of %v m", ErrConfig, t.name, t.v, MaxToleranceVoxels, res)
 		}
 	}

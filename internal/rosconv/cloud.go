@@ -137,7 +137,7 @@ func cloudLayout(msg *sensor_msgs.PointCloud2) (layout, error) {
 	}
 	for a, ok := range found {
 		if !ok {
-			return l, fmt.Errorf("%w: no field %.64q among %d fields", ErrNoXYZ, "xyz"[a:a+1], len(msg.Fields))
+			return l, fmt.Errorf("%w: no field %q among %d fields", ErrNoXYZ, "xyz"[a:a+1], len(msg.Fields))
 		}
 	}
 	for a := range ends {
