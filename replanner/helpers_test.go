@@ -107,14 +107,19 @@ func aerialWorld(t testing.TB) *world {
 		}}
 }
 
+// costPassable reports whether a path may cross a voxel of cost c, by
+// l's configuration: cost ≤ MaxCost, or Unknown with UnknownIsFree.
+func costPassable(l *Loop, c voxel.Cost) bool {
+	return c <= l.cfg.MaxCost || c == voxel.Unknown && l.cfg.UnknownIsFree
+}
+
 // segmentClear reports whether every voxel the segment from a to b
 // touches is one a path may cross, read from the map: in the Volume, and
-// of cost ≤ MaxCost or Unknown with UnknownIsFree.
+// costPassable.
 func segmentClear(l *Loop, a, b r3.Vector) bool {
 	clear := true
 	l.frame.Supercover(a, b, func(k voxel.Key) bool {
-		c := l.m.Cost(k)
-		clear = l.g.id(k) != planners.None && (c <= l.cfg.MaxCost || c == voxel.Unknown && l.cfg.UnknownIsFree)
+		clear = l.g.id(k) != planners.None && costPassable(l, l.m.Cost(k))
 		return clear
 	})
 	return clear

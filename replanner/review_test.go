@@ -124,9 +124,7 @@ func checkSegments(t *testing.T, l *Loop, out Output, what string) {
 						}
 						k, ok := l.frame.KeyOf(q)
 						require.True(t, ok)
-						if c := l.m.Cost(k); c != voxel.Unknown || !l.cfg.UnknownIsFree {
-							require.LessOrEqual(t, c, l.cfg.MaxCost, "%s: segment %d %v→%v touches voxel %v", what, i, a, b, k)
-						}
+						require.True(t, costPassable(l, l.m.Cost(k)), "%s: segment %d %v→%v touches voxel %v of cost %d", what, i, a, b, k, l.m.Cost(k))
 						require.NotEqual(t, planners.None, l.g.id(k), "%s: segment %d leaves the volume at %v", what, i, k)
 					}
 				}
