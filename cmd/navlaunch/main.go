@@ -8,8 +8,9 @@
 // ament prefixes of AMENT_PREFIX_PATH, then PATH) and a command line, and
 // with -dry-run prints them, one line per process, ready to paste into a
 // shell. Otherwise it starts them all and prefixes each line they print
-// with [name]. SIGINT, SIGTERM and SIGHUP are forwarded to every process;
-// those still running after -grace are killed.
+// with [name]. SIGINT, SIGTERM and SIGHUP are forwarded to every
+// process's process group (the process and what it started); those still
+// running after -grace are killed.
 //
 // Exit policy: like ros2 launch, navlaunch keeps the others running when
 // one process exits, and returns once all have exited. With

@@ -10,15 +10,23 @@ import (
 )
 
 // ownProcessGroup puts the process in a process group of its own, so a
-// Ctrl-C at the terminal reaches navlaunch only, which forwards it once.
+// Ctrl-C at the terminal reaches navlaunch only, which forwards it once
+// to the whole group: the process and whatever it started (a wrapper
+// script's program), as the terminal would under ros2 launch. Where the
+// system can, the process also gets SIGTERM when navlaunch dies without
+// stopping it (see stopWithParent).
 func ownProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stopWithParent(cmd.SysProcAttr)
 }
 
-// signalProcess sends sig to p, and returns it; a process that has exited
-// is ignored.
+// signalProcess sends sig to p's process group, and returns it; a group
+// that has gone is ignored.
 func signalProcess(p *os.Process, sig os.Signal) os.Signal {
-	p.Signal(sig) //nolint:errcheck // it may have just exited
+	s, ok := sig.(syscall.Signal)
+	if !ok || syscall.Kill(-p.Pid, s) != nil {
+		p.Signal(sig) //nolint:errcheck // it may have just exited
+	}
 	return sig
 }
 

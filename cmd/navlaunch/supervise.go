@@ -128,8 +128,7 @@ func supervise(ctx context.Context, procs []launch.Process, s supervisor) error 
 			for _, c := range children {
 				if !c.exited {
 					logf("%s: still running %v after the signal: killing it", c.p.Name, s.grace)
-					c.sent = append(c.sent, os.Kill)
-					c.cmd.Process.Kill() //nolint:errcheck // it may have just exited
+					c.sent = append(c.sent, signalProcess(c.cmd.Process, os.Kill))
 				}
 			}
 		}
