@@ -93,5 +93,5 @@ bench: peers
 	scripts/navbench
 	scripts/netns $(GO) test -run '^$$' -bench . -benchtime 14000x -count 3 ./test/interop/
 	$(GO) test -run '^$$' -bench . -benchtime 10x -count 3 ./replanner/
-	scripts/netns $(GO) test -run '^$$' -bench ObstacleToPlan -benchtime 100x ./test/node/
+	scripts/netns $(GO) test -run '^$$' -bench ObstacleToPlan -benchtime 200x ./test/node/
 	scripts/netns $(GO) test -run '^$$' -bench Soak -benchtime 200x -timeout 3h ./test/node/

@@ -4,7 +4,6 @@
 package logging
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,12 +18,6 @@ type Options struct {
 	Level  string    // debug, info, warn, error or fatal (case-insensitive); default info
 	Format string    // "console" (default) or "json"
 	Output io.Writer // default os.Stderr
-}
-
-// RegisterFlags adds -log-level and -log-format to fs, bound to o.
-func (o *Options) RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&o.Level, "log-level", "info", "log level: debug, info, warn, error or fatal")
-	fs.StringVar(&o.Format, "log-format", "console", "log format: console (human-readable) or json")
 }
 
 // ParseLevel parses a level name as ROS 2 and zap spell them.

@@ -3,8 +3,6 @@ package logging
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -36,22 +34,6 @@ func TestJSONLines(t *testing.T) {
 	require.Equal(t, "debug", line["level"])
 	require.Equal(t, "repair", line["msg"])
 	require.Equal(t, float64(12), line["expansions"])
-}
-
-func TestFlags(t *testing.T) {
-	var o Options
-	fs := flag.NewFlagSet("x", flag.ContinueOnError)
-	o.RegisterFlags(fs)
-	require.NoError(t, fs.Parse([]string{"-log-level", "warn", "-log-format", "json"}))
-	var buf bytes.Buffer
-	o.Output = &buf
-	log, err := New(o)
-	require.NoError(t, err)
-	log.Info("dropped")
-	log.Warn("kept")
-	require.NoError(t, log.Sync())
-	require.Equal(t, 1, strings.Count(buf.String(), "\n"))
-	require.Contains(t, buf.String(), "kept")
 }
 
 func TestBadOptions(t *testing.T) {
