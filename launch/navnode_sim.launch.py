@@ -6,6 +6,11 @@ A scenario needs navnode's parameters to match it: pass
 robot_params_file:=config/sim_<scenario>.yaml (navsim -write-params writes
 them). The default fits navsim's default: a ground robot in the depot.
 
+The built-in worlds (depot, warehouse, simple) are read from navnode's
+shared data: set NAVNODE_SHARED to that directory, or start from a
+checkout with ../shared beside it. World files (worlds/city.yaml) need
+nothing more; scenarios/ and worlds/ are installed into share/navnode.
+
 Keep the two files in step: internal/launch's tests compare them.
 """
 

@@ -65,3 +65,15 @@ func TestReviewWorldSecondDocument(t *testing.T) {
 	}
 	require.ErrorIs(t, err, ErrWorld)
 }
+
+// TestBuiltinWorldWithoutSharedData: started outside a checkout without
+// NAVNODE_SHARED (ros2 launch from an installed package), a built-in
+// world's error says how to point navsim at the data (a review found
+// "no go.mod above /tmp" alone, 2026-11-22).
+func TestBuiltinWorldWithoutSharedData(t *testing.T) {
+	t.Setenv("NAVNODE_SHARED", "")
+	t.Chdir(t.TempDir())
+	_, err := ResolveWorld("depot", ".")
+	require.ErrorIs(t, err, ErrWorld)
+	require.ErrorContains(t, err, "set NAVNODE_SHARED")
+}

@@ -272,7 +272,8 @@ func ResolveWorld(ref, dir string) (*World, error) {
 	if d, ok := builtin[ref]; ok {
 		root, err := shareddata.Root()
 		if err != nil {
-			return nil, fmt.Errorf("%w: built-in world %s: %v", ErrWorld, ref, err)
+			return nil, fmt.Errorf("%w: built-in world %s reads navnode's shared data (Nav2 and Moving AI maps): "+
+				"set NAVNODE_SHARED to its directory, or start from a checkout with ../shared beside it (%v)", ErrWorld, ref, err)
 		}
 		w, err := d.world(ref, root)
 		if err != nil {
