@@ -231,13 +231,13 @@ func (n *Node) qosEvent(reader bool, topic string, ours QoS, ev rmw.Event) {
 	if ev.Kind != rmw.IncompatibleQoS {
 		return
 	}
-	peerKind, verb := "subscription", "requesting"
+	peerKind, verb, lost := "subscription", "requesting", "sent to"
 	if reader {
-		peerKind, verb = "publisher", "offering"
+		peerKind, verb, lost = "publisher", "offering", "received from"
 	}
 	// rclcpp's words, so that people searching for them find this.
-	msg := fmt.Sprintf("New %s discovered on topic '%s', %s incompatible QoS. No messages will be sent to it. "+
-		"Last incompatible policy: %s", peerKind, topic, verb, ev.Policy)
+	msg := fmt.Sprintf("New %s discovered on topic '%s', %s incompatible QoS. No messages will be %s it. "+
+		"Last incompatible policy: %s", peerKind, topic, verb, lost, ev.Policy)
 	if len(ev.Peers) == 0 { // the backend could not name them
 		n.log.Warn(msg, zap.String("ours", ours.String()))
 		return

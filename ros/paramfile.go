@@ -52,11 +52,17 @@ func parseParamRule(rule string) (Override, error) {
 }
 
 // validateParamName checks a parameter name against rcl's grammar for -p:
-// token ("." token)*.
+// part ("." part)*, each part a run of tokens and slashes, so that the
+// QoS override names (qos_overrides./scan.subscription.depth) are names.
 func validateParamName(name string) error {
-	for _, tok := range strings.Split(name, ".") {
-		if !remapToken.MatchString(tok) {
+	for _, part := range strings.Split(name, ".") {
+		if part == "" {
 			return fmt.Errorf("invalid parameter name %q", name)
+		}
+		for _, tok := range strings.Split(part, "/") {
+			if tok != "" && !remapToken.MatchString(tok) {
+				return fmt.Errorf("invalid parameter name %q", name)
+			}
 		}
 	}
 	return nil

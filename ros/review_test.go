@@ -53,3 +53,18 @@ func TestParamFloatsAsStrtod(t *testing.T) {
 		assert.True(t, ok && math.IsNaN(f), "%s gives %#v", text, o.Value)
 	}
 }
+
+// TestParamRuleWithSlashInName: rcl's -p grammar takes runs of tokens and
+// slashes between the dots, so the QoS override parameters are valid -p
+// names, as they are in a parameters file (found by a review, 2026-11-22).
+func TestParamRuleWithSlashInName(t *testing.T) {
+	for _, name := range []string{"qos_overrides./scan.subscription.reliability", "a./b/c/.d", "/x", "x/"} {
+		args, _, err := ParseArgs([]string{"--ros-args", "-p", name + ":=best_effort"})
+		require.NoError(t, err, name)
+		require.Equal(t, name, args.Params[0].Name)
+	}
+	for _, name := range []string{"a..b", ".a", "a.", "a.b-c/d", "a/*"} {
+		_, _, err := ParseArgs([]string{"--ros-args", "-p", name + ":=1"})
+		require.ErrorIs(t, err, ErrArgs, name)
+	}
+}

@@ -39,7 +39,7 @@ const (
 )
 
 // Config says how a node joins DDS. The zero value is Jazzy on domain 0
-// with CycloneDDS's default (multicast) discovery.
+// with the SUBNET range: multicast discovery, as rmw_cyclonedds sets it.
 type Config struct {
 	DomainID uint32 // ROS_DOMAIN_ID
 	Distro   Distro
@@ -49,6 +49,8 @@ type Config struct {
 	// StaticPeers are ROS_STATIC_PEERS: more hosts to discover by unicast.
 	StaticPeers []string
 	// LocalhostOnly is Humble's ROS_LOCALHOST_ONLY=1: use 127.0.0.1 only.
+	// (From Jazzy on, ConfigFromEnv reads that variable as the LOCALHOST
+	// range instead, as rcl does.)
 	LocalhostOnly bool
 	// CycloneURI is appended to the generated CycloneDDS configuration, as
 	// rmw_cyclonedds appends $CYCLONEDDS_URI: XML or file:// URIs,
@@ -89,6 +91,11 @@ func ConfigFromEnv() (Config, error) {
 			c.StaticPeers = append(c.StaticPeers, p)
 		}
 	}
+	if c.LocalhostOnly && d != Humble {
+		// rcl from Jazzy on: ROS_LOCALHOST_ONLY=1 is the LOCALHOST range,
+		// and the range and static peers set beside it are ignored.
+		c.LocalhostOnly, c.Range, c.StaticPeers = false, RangeLocalhost, nil
+	}
 	switch c.Range {
 	case "", RangeSubnet, RangeLocalhost, RangeOff, RangeSystemDefault:
 	default:
@@ -104,11 +111,14 @@ func ConfigFromEnv() (Config, error) {
 func (c Config) CycloneConfig() string {
 	var frag strings.Builder
 	peers := func(extra ...string) {
-		frag.WriteString("<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>32</MaxAutoParticipantIndex><Peers>")
-		for _, p := range append(extra, c.StaticPeers...) {
-			fmt.Fprintf(&frag, `<Peer address="%s"/>`, xmlEscape(p))
+		frag.WriteString("<ParticipantIndex>auto</ParticipantIndex><MaxAutoParticipantIndex>32</MaxAutoParticipantIndex>")
+		if all := append(extra, c.StaticPeers...); len(all) > 0 {
+			frag.WriteString("<Peers>")
+			for _, p := range all {
+				fmt.Fprintf(&frag, `<Peer address="%s"/>`, xmlEscape(p))
+			}
+			frag.WriteString("</Peers>")
 		}
-		frag.WriteString("</Peers>")
 	}
 	switch {
 	case c.LocalhostOnly:
@@ -120,7 +130,7 @@ func (c Config) CycloneConfig() string {
 	case c.Range == RangeOff:
 		fmt.Fprintf(&frag, "<General><AllowMulticast>false</AllowMulticast></General>"+
 			"<Discovery><ParticipantIndex>none</ParticipantIndex><Tag>ros_discovery_off_%d</Tag></Discovery>", os.Getpid())
-	case (c.Range == "" || c.Range == RangeSubnet) && len(c.StaticPeers) > 0:
+	case c.Range == "" || c.Range == RangeSubnet:
 		frag.WriteString("<Discovery>")
 		peers()
 		frag.WriteString("</Discovery>")

@@ -226,6 +226,7 @@ func (e *endpoint) GID() rmw.GID { return e.gid }
 // first.
 func (e *endpoint) Close() error {
 	if e.closed.Swap(true) {
+		e.quiesce() // closed by the node (or another Close): still wait for the handler
 		return nil
 	}
 	e.quiesce()
