@@ -33,9 +33,11 @@ func TestMissions(t *testing.T) {
 		{"depot_box", checkRepaired, "", 0},
 		{"depot_box", checkRepaired, "dpastar", 0},
 		{"depot_box", checkRepaired, "tunnel", 0},
+		{"depot_box", checkRepaired, "astar", 1}, // the robot stops (an empty plan) until the search round the box ends
 		{"city_aerial", checkAppearAndGo, "", 0},
 		{"city_aerial", checkAppearAndGo, "tunnel", 0},
 		{"city_aerial", checkAppearAndGo, "tunnel", 1}, // searches far longer than 1 ms go on from tick to tick
+		{"city_aerial", checkAppearAndGo, "dpastar", 1},
 		{"unreachable", checkUnreachable, "", 0},
 		{"goal_change", checkGoalChange, "", 0},
 		{"hostile", checkHostile, "", 0},
@@ -176,20 +178,23 @@ func checkHostile(t *testing.T, l *sim.Log) {
 }
 
 // planChangedAfter reports whether a plan received after t differs from
-// the last one before it by more than 0.2 m somewhere.
+// the last one before it by more than 0.2 m somewhere. An empty plan after
+// t is the robot told to stop while navnode searches (a search a budget
+// cuts off, the path blocked): not a route, so the plans after it count.
 func planChangedAfter(l *sim.Log, t float64) bool {
 	var last [][3]float64
 	for _, p := range l.Plans {
-		if p.T <= t {
+		switch {
+		case p.T <= t:
 			last = p.Poses
-			continue
-		}
-		if len(last) == 0 || len(p.Poses) == 0 {
-			return len(p.Poses) > 0
-		}
-		for _, q := range p.Poses {
-			if nearest(q, last) > 0.2 {
-				return true
+		case len(p.Poses) == 0:
+		case len(last) == 0:
+			return true
+		default:
+			for _, q := range p.Poses {
+				if nearest(q, last) > 0.2 {
+					return true
+				}
 			}
 		}
 	}
