@@ -114,7 +114,9 @@ func (c *Controller) Command(r *Robot) Command {
 		return Command{Vel: d.Mul(vmax / dist)}
 	}
 	alpha := wrapAngle(math.Atan2(d.Y, d.X) - r.State.Yaw)
-	if math.Abs(alpha) > turnInPlace {
+	// The arc to the carrot bulges about dist·|alpha|/4 from the chord:
+	// turn on the spot until that is within Tolerance.
+	if math.Abs(alpha) > min(turnInPlace, 4*c.Spec.Tolerance/dist) {
 		return Command{YawRate: clamp(2*alpha, -s.MaxYawRate, s.MaxYawRate)}
 	}
 	v := vmax * math.Cos(alpha)

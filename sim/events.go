@@ -53,6 +53,7 @@ func (m *Mission) animate(out []ObstacleChange) []ObstacleChange {
 			continue
 		}
 		f := clamp((m.t-mv.t0)/(mv.t1-mv.t0), 0, 1)
+		m.swept = append(m.swept, sweptObstacle{id: mv.id, from: s.Center})
 		s.Center = mv.from.Add(mv.to.Sub(mv.from).Mul(f))
 		_ = m.World.Put(mv.id, s)
 		if m.t >= mv.nextPub-timeSlack || f == 1 {

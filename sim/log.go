@@ -27,9 +27,9 @@ import (
 //	{"type":"plan","t":..,"poses":[[..],...]}                                         each /plan received
 //	{"type":"obstacle","t":..,"id":..,"action":"add|delete|move","shape":shape}       each change (5 Hz while moving)
 //	{"type":"status","t":..,"status":..,"replans":n,"repair_p50_ms":..,"repair_p99_ms":..,"malformed":n}
-//	                                                                                  when navnode's status or replans change
+//	                                                                                  when navnode's status, replans or malformed count change
 //	{"type":"hostile","t":..,"kind":..}                                               each hostile input sent
-//	{"type":"collision","t":..,"p":[..],"with":"static|<obstacle id>"}               each time the robot starts touching
+//	{"type":"collision","t":..,"p":[..],"with":"static|bounds|<obstacle id>"}        each time the robot starts touching (bounds: it left the world)
 //	{"type":"outcome",...}                                                            last (see Outcome)
 //
 // A shape is {"kind":"box","center":[..],"size":[..],"yaw":..},

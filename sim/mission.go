@@ -75,6 +75,13 @@ type Mission struct {
 	nextLidar, nextLaser float64
 	interactive          bool // no scripted goals: goals come from SetGoal and only Stop ends it
 	outcome              *Outcome
+	swept                []sweptObstacle // obstacles animate moved this step, from where
+}
+
+// sweptObstacle is an obstacle in motion and where it was before this step.
+type sweptObstacle struct {
+	id   string
+	from r3.Vector
 }
 
 // motion is an obstacle moving over some seconds.
@@ -259,6 +266,7 @@ func (m *Mission) Step() StepResult {
 		m.log.Write(HostileRecord{Type: "hostile", T: round4(m.t), Kind: k})
 	}
 	before := m.robot.State.Pos
+	defer func() { m.swept = m.swept[:0] }()
 	m.robot.Step(m.ctrl.Command(m.robot), StepDT)
 	pos := m.robot.State.Pos
 	m.distance += pos.Sub(before).Norm()
@@ -290,6 +298,9 @@ func due(next *float64, t, rate float64) bool {
 func (m *Mission) check(before r3.Vector) {
 	sc, pos := m.Scenario, m.robot.State.Pos
 	what, at, hit := m.collides(before, pos)
+	if !hit && !m.World.Bounds.Contains(pos) {
+		what, at, hit = "bounds", pos, true
+	}
 	if hit && !m.touching {
 		m.collisions++
 		m.log.Write(CollisionRecord{Type: "collision", T: round4(m.t), P: arr(at), With: what})
@@ -324,7 +335,27 @@ func (m *Mission) collides(before, pos r3.Vector) (what string, at r3.Vector, hi
 		}
 	}
 	what, hit = m.World.Collides(m.body, pos)
-	return what, pos, hit
+	if hit {
+		return what, pos, hit
+	}
+	for _, sw := range m.swept {
+		s, ok := m.World.Obstacle(sw.id)
+		if !ok {
+			continue
+		}
+		rel := move.Sub(s.Center.Sub(sw.from))
+		k := min(int(math.Ceil(rel.Norm()/(m.body.Radius/4))), maxSweepSamples)
+		to := s.Center
+		for i := 1; i < k; i++ {
+			f := float64(i) / float64(k)
+			s.Center = sw.from.Add(to.Sub(sw.from).Mul(f))
+			o := prepare(s, sw.id)
+			if p := before.Add(move.Mul(f)); m.body.touches(p, &o) {
+				return sw.id, p, true
+			}
+		}
+	}
+	return "", pos, false
 }
 
 // maxSweepSamples bounds the points collides checks on one move.

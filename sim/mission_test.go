@@ -99,7 +99,7 @@ func TestShippedScenarios(t *testing.T) {
 				require.True(t, o.OK, "%s", o.Why)
 				require.Zero(t, o.Collisions)
 				require.NotNil(t, o.Optimal)
-				require.GreaterOrEqual(t, o.DistanceToGoal, *o.Optimal*0.95)
+				require.GreaterOrEqual(t, o.DistanceToGoal, *o.Optimal*0.99) // the optimum runs between cell centres
 				require.LessOrEqual(t, o.DistanceToGoal, *o.Optimal*1.5+1)
 				require.Equal(t, &o, log.Outcome)
 				require.NotEmpty(t, log.Poses)

@@ -52,7 +52,7 @@ func (m *Mission) finish(r string) {
 		o.Goal, o.OptimalFrom, o.GoalTime = &g, &from, round4(m.goalAt)
 		o.DistanceToGoal = round4(m.distance - m.goalDist)
 		if l, _, err := m.path(m.goalFrom, *m.goal, true); err == nil {
-			l = round4(l)
+			l = round4(max(0, l-m.Scenario.GoalTolerance)) // the mission ends within GoalTolerance of the goal
 			o.Optimal = &l
 		}
 	}

@@ -92,6 +92,14 @@ func summarize(l *sim.Log) *summary {
 			s.Distance += dist(l.Poses[i-1].P, l.Poses[i].P)
 		}
 		s.ToGoal = s.Distance
+		if n := len(l.Goals); n > 0 {
+			s.GoalTime, s.ToGoal = l.Goals[n-1].T, 0
+			for i := 1; i < len(l.Poses); i++ {
+				if l.Poses[i-1].T >= s.GoalTime {
+					s.ToGoal += dist(l.Poses[i-1].P, l.Poses[i].P)
+				}
+			}
+		}
 	}
 	if n := len(l.Statuses); n > 0 {
 		st := l.Statuses[n-1]
