@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"go.uber.org/zap"
-	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/navnode/navnode/msgs/std_msgs"
 )
@@ -50,27 +48,4 @@ func TestSubscriptionCloseWaitsWhileNodeCloses(t *testing.T) {
 	require.NoError(t, sub.Close())
 	require.False(t, running.Load(), "Subscription.Close returned while its handler was still running")
 	<-n.Done()
-}
-
-// TestIncompatibleQoSWords: a subscription's incompatible publisher is
-// logged in rclcpp's words for subscriptions ("No messages will be
-// received from it"), not a publisher's.
-func TestIncompatibleQoSWords(t *testing.T) {
-	ctx := deadline(t)
-	mw := testMiddleware(t, 92)
-	core, logs := observer.New(zap.DebugLevel)
-	n, err := NewNode(ctx, "navnode", WithMiddleware(mw), WithLogger(zap.New(core)))
-	require.NoError(t, err)
-	defer n.Close()
-	_, err = Subscribe[std_msgs.String](n, "/map_like", QoSMap, func(*std_msgs.String) {})
-	require.NoError(t, err)
-	other, err := NewNode(ctx, "volatile_pub", WithMiddleware(mw))
-	require.NoError(t, err)
-	defer other.Close()
-	_, err = NewPublisher[std_msgs.String](other, "/map_like", QoSDefault)
-	require.NoError(t, err)
-	require.Eventually(t, func() bool { return len(logs.FilterMessageSnippet("incompatible QoS").All()) > 0 },
-		10*time.Second, 10*time.Millisecond, "no incompatible QoS warning")
-	require.Contains(t, logs.FilterMessageSnippet("incompatible QoS").All()[0].Message,
-		"New publisher discovered on topic '/map_like', offering incompatible QoS. No messages will be received from it.")
 }

@@ -176,7 +176,9 @@ func TestIncompatibleQoSIsLoggedOnceWithBothProfiles(t *testing.T) {
 	warned := logs.FilterMessageSnippet("incompatible QoS").All()
 	require.Len(t, warned, 1)
 	f := warned[0].ContextMap()
-	require.Contains(t, warned[0].Message, "New publisher discovered on topic '/map_like', offering incompatible QoS")
+	// rclcpp's words for a subscription (a review found a publisher's, 2026-11-22).
+	require.Contains(t, warned[0].Message,
+		"New publisher discovered on topic '/map_like', offering incompatible QoS. No messages will be received from it.")
 	require.Contains(t, warned[0].Message, "DURABILITY")
 	require.Equal(t, "Volatile publisher and transient local subscription", f["reason"])
 	require.Contains(t, f["ours"], "transient_local")
