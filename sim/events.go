@@ -44,8 +44,9 @@ func (m *Mission) stopMotion(id string) {
 }
 
 // animate moves the obstacles in motion, reporting each at 5 Hz and at
-// the end of its motion.
+// the end of its motion, and notes where each was before (m.swept).
 func (m *Mission) animate(out []ObstacleChange) []ObstacleChange {
+	m.swept = m.swept[:0]
 	kept := m.moves[:0]
 	for _, mv := range m.moves {
 		s, ok := m.World.Obstacle(mv.id)

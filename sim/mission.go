@@ -266,7 +266,6 @@ func (m *Mission) Step() StepResult {
 		m.log.Write(HostileRecord{Type: "hostile", T: round4(m.t), Kind: k})
 	}
 	before := m.robot.State.Pos
-	defer func() { m.swept = m.swept[:0] }()
 	m.robot.Step(m.ctrl.Command(m.robot), StepDT)
 	pos := m.robot.State.Pos
 	m.distance += pos.Sub(before).Norm()
@@ -327,27 +326,33 @@ func (m *Mission) check(before r3.Vector) {
 // points is missed only when it is shallower than radius/128.
 func (m *Mission) collides(before, pos r3.Vector) (what string, at r3.Vector, hit bool) {
 	move := pos.Sub(before)
-	n := min(int(math.Ceil(move.Norm()/(m.body.Radius/4))), maxSweepSamples)
+	n := m.samples(move)
 	for i := 1; i < n; i++ {
 		p := before.Add(move.Mul(float64(i) / float64(n)))
 		if what, hit := m.World.Collides(m.body, p); hit {
 			return what, p, true
 		}
 	}
-	what, hit = m.World.Collides(m.body, pos)
-	if hit {
+	if what, hit = m.World.Collides(m.body, pos); hit {
 		return what, pos, hit
 	}
+	return m.crossesMoving(before, move)
+}
+
+// crossesMoving reports whether an obstacle that moved this step passed
+// through the robot on its move from before by move: the two are checked
+// together at points of the step no more than a quarter of the body's
+// radius apart in their relative motion.
+func (m *Mission) crossesMoving(before, move r3.Vector) (what string, at r3.Vector, hit bool) {
 	for _, sw := range m.swept {
 		s, ok := m.World.Obstacle(sw.id)
 		if !ok {
 			continue
 		}
-		rel := move.Sub(s.Center.Sub(sw.from))
-		k := min(int(math.Ceil(rel.Norm()/(m.body.Radius/4))), maxSweepSamples)
 		to := s.Center
-		for i := 1; i < k; i++ {
-			f := float64(i) / float64(k)
+		n := m.samples(move.Sub(to.Sub(sw.from)))
+		for i := 1; i < n; i++ {
+			f := float64(i) / float64(n)
 			s.Center = sw.from.Add(to.Sub(sw.from).Mul(f))
 			o := prepare(s, sw.id)
 			if p := before.Add(move.Mul(f)); m.body.touches(p, &o) {
@@ -355,7 +360,13 @@ func (m *Mission) collides(before, pos r3.Vector) (what string, at r3.Vector, hi
 			}
 		}
 	}
-	return "", pos, false
+	return "", before.Add(move), false
+}
+
+// samples is the number of steps that cut a move d into pieces no longer
+// than a quarter of the body's radius (at most maxSweepSamples).
+func (m *Mission) samples(d r3.Vector) int {
+	return min(int(math.Ceil(d.Norm()/(m.body.Radius/4))), maxSweepSamples)
 }
 
 // maxSweepSamples bounds the points collides checks on one move.

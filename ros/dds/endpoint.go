@@ -225,11 +225,11 @@ func (e *endpoint) GID() rmw.GID { return e.gid }
 // Close deletes the endpoint; a handler or write running for it finishes
 // first.
 func (e *endpoint) Close() error {
-	if e.closed.Swap(true) {
-		e.quiesce() // closed by the node (or another Close): still wait for the handler
+	already := e.closed.Swap(true)
+	e.quiesce() // even when the node (or another Close) closed it first: its handler may still run
+	if already {
 		return nil
 	}
-	e.quiesce()
 	n := e.n
 	n.mu.Lock()
 	defer n.mu.Unlock()
