@@ -97,15 +97,24 @@ func (r *repairTimes) add(d time.Duration) {
 	r.next = (r.next + 1) % repairWindow
 }
 
-// quantiles returns the median and 99th percentile of the window.
+// quantiles returns the median and 99th percentile of the window, by the
+// nearest-rank method: the q-quantile of n times is the ⌈q·n⌉-th smallest,
+// so the p99 of 100 repairs is the 99th, not the slowest.
 func (r *repairTimes) quantiles() (p50, p99 time.Duration) {
 	if len(r.window) == 0 {
 		return 0, 0
 	}
 	r.sorted = append(r.sorted[:0], r.window...)
 	slices.Sort(r.sorted)
-	at := func(q float64) time.Duration { return r.sorted[min(len(r.sorted)-1, int(q*float64(len(r.sorted))))] }
-	return at(0.5), at(0.99)
+	return nearestRank(r.sorted, 50), nearestRank(r.sorted, 99)
+}
+
+// nearestRank returns the pct-th percentile of sorted (not empty).
+// Integer percent keeps ⌈pct·n/100⌉ exact; in floating point 0.07·100 is
+// just above 7 and would round up to the 8th.
+func nearestRank(sorted []time.Duration, pct int) time.Duration {
+	rank := (pct*len(sorted) + 99) / 100
+	return sorted[max(rank, 1)-1]
 }
 
 // diagState is what the planning goroutine knows for a report.
