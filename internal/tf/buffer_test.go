@@ -133,6 +133,10 @@ func TestExtrapolation(t *testing.T) {
 	_, err := b.Lookup("base_link", "odom", 10*sec)
 	require.ErrorIs(t, err, ErrExtrapolation, "either direction")
 	require.ErrorContains(t, err, "future")
+	// A review found that first.stamp − t overflowed for t far in the
+	// past, so the oldest transform came back as if it were valid.
+	_, err = b.Lookup("odom", "base_link", time.Duration(math.MinInt64))
+	require.ErrorIs(t, err, ErrExtrapolation, "far in the past")
 }
 
 func TestLatestCommonTime(t *testing.T) {
@@ -356,8 +360,9 @@ func TestAddRejects(t *testing.T) {
 	nanQ.Transform.Rotation.W = math.NaN()
 	badStamp := stamped("map", "odom", sec, vec(0, 0, 0), 0)
 	badStamp.Header.Stamp.Nanosec = 2e9
+	far := stamped("map", "odom", sec, vec(0, 0, 1.0001*MaxTranslation), 0)
 	for name, ts := range map[string]*geometry_msgs.TransformStamped{
-		"nan translation": nan, "inf translation": inf, "zero quaternion": zeroQ, "nan quaternion": nanQ,
+		"nan translation": nan, "inf translation": inf, "far translation": far, "zero quaternion": zeroQ, "nan quaternion": nanQ,
 		"bad stamp": badStamp, "empty child": stamped("map", "", sec, vec(0, 0, 0), 0),
 		"empty parent": stamped("/", "odom", sec, vec(0, 0, 0), 0), "own parent": stamped("odom", "/odom", sec, vec(0, 0, 0), 0),
 	} {
@@ -448,4 +453,28 @@ func TestDeepChain(t *testing.T) {
 	back, err := b.Lookup(fmt.Sprint(depth), "0", 0)
 	require.NoError(t, err)
 	requireSame(t, want.Inverse(), back, 1e-9)
+}
+
+// TestLongestTranslations: transforms as long as MaxTranslation give
+// finite lookups, interpolated or composed over the deepest chain. A
+// review found that two links of 1e308 m, each finite, composed or
+// interpolated to NaN with no error.
+func TestLongestTranslations(t *testing.T) {
+	b := newBuffer(t, Options{})
+	require.NoError(t, b.Add(stamped("map", "odom", 1*sec, vec(-MaxTranslation, 0, 0), 0), false))
+	require.NoError(t, b.Add(stamped("map", "odom", 3*sec, vec(MaxTranslation, 0, 0), 0), false))
+	tr, err := b.Lookup("map", "odom", 2*sec)
+	require.NoError(t, err)
+	require.Equal(t, vec(0, 0, 0), tr.Translation, "halfway")
+
+	parent := "root"
+	for i := range MaxDepth - 1 {
+		child := fmt.Sprint("f", i)
+		require.NoError(t, b.Add(stamped(parent, child, 0, vec(MaxTranslation, 0, 0), 0.1), true))
+		parent = child
+	}
+	tr, err = b.Lookup("root", parent, 0)
+	require.NoError(t, err)
+	require.True(t, Finite(tr.Translation), "composed %v", tr.Translation)
+	require.Greater(t, tr.Translation.Norm(), MaxTranslation)
 }

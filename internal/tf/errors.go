@@ -6,7 +6,7 @@ import "errors"
 // frames and times involved.
 var (
 	// ErrInvalid is a transform that cannot be stored: a non-finite
-	// translation, a quaternion that is not finite or has zero norm, an
+	// translation or one longer than MaxTranslation, a quaternion that is not finite or has zero norm, an
 	// empty frame name, a frame that is its own parent, or a stamp outside
 	// builtin_interfaces/Time's range.
 	ErrInvalid = errors.New("tf: invalid transform")

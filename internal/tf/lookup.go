@@ -128,7 +128,7 @@ func (f *frame) at(t, tol time.Duration) (*frame, Transform, error) {
 	first, last := &f.recs[0], &f.recs[n-1]
 	switch {
 	case t < first.stamp:
-		if first.stamp-t > tol {
+		if t < first.stamp-tol { // not first.stamp−t, which overflows for t far in the past
 			return nil, Transform{}, fmt.Errorf("%w into the past: %q at %v, history holds %v..%v (tolerance %v)",
 				ErrExtrapolation, f.name, t, first.stamp, last.stamp, tol)
 		}

@@ -22,13 +22,18 @@ type Transform struct {
 // Identity is the transform that moves nothing.
 var Identity = Transform{Rotation: NoRotation}
 
+// MaxTranslation is the longest translation a transform may have, in
+// metres: far beyond any robot's world, and short enough that MaxDepth
+// links composed, or two interpolated, stay finite.
+const MaxTranslation = 1e12
+
 // FromMsg converts a geometry_msgs/Transform, normalising its rotation.
-// It refuses, with ErrInvalid, a non-finite translation or a rotation
-// NewQuat refuses.
+// It refuses, with ErrInvalid, a translation that is not finite or is
+// longer than MaxTranslation, or a rotation NewQuat refuses.
 func FromMsg(m *geometry_msgs.Transform) (Transform, error) {
 	v := r3.Vector{X: m.Translation.X, Y: m.Translation.Y, Z: m.Translation.Z}
-	if !Finite(v) {
-		return Transform{}, fmt.Errorf("%w: translation (%g, %g, %g) is not finite", ErrInvalid, v.X, v.Y, v.Z)
+	if !Finite(v) || v.Norm() > MaxTranslation {
+		return Transform{}, fmt.Errorf("%w: translation (%g, %g, %g) is not finite or longer than %g m", ErrInvalid, v.X, v.Y, v.Z, float64(MaxTranslation))
 	}
 	q, err := QuatFromMsg(m.Rotation)
 	if err != nil {
