@@ -100,11 +100,16 @@ func (g *generator) messageFile(j *job, spec *msgdef.Spec) ([]byte, error) {
 func (g *generator) fields(j *job, spec *msgdef.Spec) ([]*field, []string, error) {
 	imports := map[string]bool{g.module: true, g.module + "/cdr": true}
 	var out []*field
+	named := map[string]string{} // Go field name → ROS field name
 	for _, mf := range spec.Fields {
 		f := &field{Field: mf, goName: goName(mf.Name), ros: spec.FullName()}
 		if methodNames[f.goName] {
 			return nil, nil, fmt.Errorf("field %s would shadow method %s", mf.Name, f.goName)
 		}
+		if other, ok := named[f.goName]; ok {
+			return nil, nil, fmt.Errorf("fields %s and %s would both be %s in Go", other, mf.Name, f.goName)
+		}
+		named[f.goName] = mf.Name
 		if err := g.resolveElem(j, f, imports); err != nil {
 			return nil, nil, fmt.Errorf("field %s: %w", mf.Name, err)
 		}

@@ -75,6 +75,25 @@ func TestValues(t *testing.T) {
 	v, err := ParseDefault(Type{Name: "int16", Array: Unbounded}, "[-1, 0, 1]")
 	require.NoError(t, err)
 	require.Equal(t, []any{int64(-1), int64(0), int64(1)}, v)
+
+	// A review found commas inside quoted strings split the items.
+	v, err = ParseDefault(Type{Name: "string", Array: Unbounded}, `["a,b", 'c, \'d\'', e]`)
+	require.NoError(t, err)
+	require.Equal(t, []any{"a,b", "c, 'd'", "e"}, v)
+	_, err = ParseDefault(Type{Name: "string", Array: Unbounded}, `["a, b]`)
+	require.ErrorContains(t, err, "unclosed quote")
+
+	// A review found float32 values beyond its range accepted, and the
+	// generated Go then failed to compile.
+	v, err = ParseValue(Type{Name: "float32"}, "3.4e38")
+	require.NoError(t, err)
+	require.Equal(t, 3.4e38, v)
+	for _, text := range []string{"1e39", "-3.5e38"} {
+		_, err = ParseValue(Type{Name: "float32"}, text)
+		require.Error(t, err, text)
+	}
+	_, err = ParseValue(Type{Name: "float64"}, "1e39")
+	require.NoError(t, err)
 }
 
 func TestEmptyMessageGetsDummyField(t *testing.T) {

@@ -27,7 +27,7 @@ func ParseValue(t Type, text string) (any, error) {
 		return nil, fmt.Errorf("invalid bool %q", text)
 	case name == "float32" || name == "float64":
 		v, err := strconv.ParseFloat(text, 64)
-		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || name == "float32" && math.Abs(v) > math.MaxFloat32 {
 			return nil, fmt.Errorf("invalid %s %q", name, text)
 		}
 		return v, nil
@@ -57,8 +57,8 @@ func ParseValue(t Type, text string) (any, error) {
 }
 
 // ParseDefault parses a field's default value: a single value, or for an
-// array field a bracketed, comma-separated list. Lists of strings with
-// commas inside quotes are not supported.
+// array field a bracketed, comma-separated list, whose quoted strings may
+// hold commas.
 func ParseDefault(t Type, text string) (any, error) {
 	if t.Array == Single {
 		return ParseValue(t, text)
@@ -69,7 +69,11 @@ func ParseDefault(t Type, text string) (any, error) {
 	body := strings.TrimSpace(text[1 : len(text)-1])
 	var list []any
 	if body != "" {
-		for _, item := range strings.Split(body, ",") {
+		items, err := splitList(body)
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range items {
 			v, err := ParseValue(Type{Name: t.Name, StringBound: t.StringBound}, item)
 			if err != nil {
 				return nil, err
@@ -81,6 +85,31 @@ func ParseDefault(t Type, text string) (any, error) {
 		return nil, fmt.Errorf("array default has %d elements for %d", len(list), t.Len)
 	}
 	return list, nil
+}
+
+// splitList splits the body of a bracketed list at the commas outside
+// quotes; a backslash escapes the quote it stands before.
+func splitList(body string) ([]string, error) {
+	var items []string
+	var quote byte
+	from := 0
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case quote != 0 && c == '\\':
+			i++ // the escaped character cannot close the quote
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+		case c == '"' || c == '\'':
+			quote = c
+		case c == ',':
+			items, from = append(items, body[from:i]), i+1
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("list [%s] has an unclosed quote", body)
+	}
+	return append(items, body[from:]), nil
 }
 
 // unquote strips one pair of matching outer quotes, as rosidl does; an
