@@ -168,7 +168,7 @@ func (n *navnode) onMap(m *nav_msgs.OccupancyGrid) {
 func (n *navnode) onPoints(m *sensor_msgs.PointCloud2) {
 	stamp, err := tf.Stamp(m.Header.Stamp)
 	if err == nil {
-		err = n.stamps.check(topicPoints, stamp, time.Now())
+		err = n.stamps.check(topicPoints, stamp, time.Now(), n.p.Decay > 0)
 	}
 	if err != nil {
 		n.bad(topicPoints, err)
@@ -192,7 +192,7 @@ func (n *navnode) onPoints(m *sensor_msgs.PointCloud2) {
 func (n *navnode) onScan(m *sensor_msgs.LaserScan) {
 	stamp, err := tf.Stamp(m.Header.Stamp)
 	if err == nil {
-		err = n.stamps.check(topicScan, stamp, time.Now())
+		err = n.stamps.check(topicScan, stamp, time.Now(), n.p.Decay > 0)
 	}
 	if err != nil {
 		n.bad(topicScan, err)
