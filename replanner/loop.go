@@ -3,6 +3,7 @@ package replanner
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/golang/geo/r3"
 	"github.com/navnode/navnode/costmap/voxel"
@@ -51,6 +52,7 @@ type Loop struct {
 	resumable   bool            // and the lattice has not changed since: A* and the tunnel go on with a search from the goal
 	unreachable bool            // the last search found no path
 	lastStart   planners.NodeID // the start of the last finished plan
+	searched    time.Duration   // search time since then, over the Ticks the search took
 
 	changed []planners.NodeID // Update list of one Changed call
 	around  []planners.NodeID // Lattice.Around of one changed cell
@@ -176,6 +178,7 @@ func (l *Loop) SetGoal(p r3.Vector) error {
 	}
 	l.goal, l.hasGoal, l.reached = p, true, false
 	l.newGoal, l.unreachable, l.resumable = true, false, false
+	l.searched = 0 // a search for the old goal does not answer this one
 	l.path.clear()
 	return nil
 }
@@ -183,6 +186,7 @@ func (l *Loop) SetGoal(p r3.Vector) error {
 // Cancel drops the goal and the path: the loop is Idle.
 func (l *Loop) Cancel() {
 	l.hasGoal, l.reached, l.unreachable = false, false, false
+	l.searched = 0
 	l.path.clear()
 }
 

@@ -42,8 +42,15 @@ type Output struct {
 	// repair ran out of time, and for the Tunnel strategy's paths but
 	// those it can show optimal.
 	Epsilon float64
-	// Stats are the planner's for this Tick (zero without a search), and
-	// RepairTime the time spent searching.
+	// Detour: the path is a stopgap round a change that blocked the old
+	// one, rejoining it (Epsilon +Inf), published while the repair goes on
+	// (Pending) because it ran past Config.RepairBudget.
+	Detour bool
+	// Stats are the planner's for this Tick (zero without a search).
+	// RepairTime is the time spent searching for this Tick's answer: this
+	// Tick's search and, for a search that went on over several Ticks
+	// (cut off by Budget or RepairBudget), those before it since the last
+	// search that finished.
 	Stats      planners.Stats
 	RepairTime time.Duration
 	// Scenario is DPA*'s re-planning scenario for the search that
@@ -129,7 +136,8 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 		l.old = append(l.old, l.path.nodes[at:]...)
 	}
 	res, scen, err := l.search(ctx, start, goal, at)
-	out.Stats, out.RepairTime = res.Stats, res.Stats.Elapsed
+	l.searched += res.Stats.Elapsed
+	out.Stats, out.RepairTime = res.Stats, l.searched
 	if err == nil {
 		out.Scenario = scen
 	}
@@ -156,7 +164,8 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 	if !errors.Is(err, planners.ErrTimeout) {
 		l.resetPlanner() // cannot happen: start and goal are passable lattice nodes
 	} else if at >= 0 && !l.newGoal && l.affected && l.blockedAhead(at) && l.detour(ctx) {
-		return l.following(out, from, true) // a stopgap round the change; the repair goes on
+		out.Detour = true // a stopgap round the change; the repair goes on
+		return l.following(out, from, true)
 	} else if at >= 0 && !l.newGoal && (!l.affected || !l.path.empty()) {
 		// Out of time, but the previous path is still legal and the robot
 		// on it. After a change its bound is unknown, and so is that of
@@ -184,7 +193,7 @@ func (l *Loop) blockedAhead(at int) bool {
 // is up to date.
 func (l *Loop) settle(start planners.NodeID) {
 	l.newGoal, l.affected, l.fell, l.dirty, l.stale, l.unreachable, l.resumable = false, false, false, false, false, false, false
-	l.lastStart = start
+	l.lastStart, l.searched = start, 0
 	l.since.reset()
 }
 

@@ -122,3 +122,32 @@ func TestPlannerTunnel(t *testing.T) {
 		require.Contains(t, keys, k)
 	}
 }
+
+// TestRepairDiagnosticsPerChange: a repair that runs past
+// repair_budget_ms over several ticks counts as one replan, and the
+// repair time recorded for the percentiles is its search time over all
+// of them. A review found the detour's tick and the final one both
+// counted, each with its own slice: one change, two replans, and a p99
+// never much above one budget.
+func TestRepairDiagnosticsPerChange(t *testing.T) {
+	ctx := context.Background()
+	p := testParams()
+	p.RepairBudget = time.Microsecond
+	w := following(t, p)
+	replans, samples := w.replans, len(w.repairs.window)
+	_, err := w.apply(boxOnPath)
+	require.NoError(t, err)
+	var searched time.Duration
+	detours, ticks := 0, 0
+	for out := (replanner.Output{Pending: true}); out.Pending; ticks++ {
+		require.Less(t, ticks, 100000)
+		out, _ = w.tick(ctx)
+		searched += out.Stats.Elapsed
+		if out.Detour {
+			detours++
+		}
+	}
+	require.Positive(t, detours, "no detour: the repair fitted one tick and the test tests nothing")
+	require.Equal(t, 1, w.replans-replans, "one change, one replan")
+	require.Equal(t, []time.Duration{searched}, w.repairs.window[samples:], "the repair's search time over %d ticks", ticks)
+}

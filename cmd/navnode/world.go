@@ -138,7 +138,7 @@ func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 	if out.Stats.Expansions > 0 {
 		w.expanded = out.Stats.Expansions
 	}
-	if out.Replanned && out.Repair {
+	if out.Replanned && out.Repair && !out.Detour { // one per change answered, with all its search time
 		w.replans++
 		w.repairs.add(out.RepairTime)
 	}
