@@ -103,6 +103,8 @@ func TestNewErrors(t *testing.T) {
 		"epsilon step":              {w.m, func(c *Config) { c.EpsilonStep = -1 }},
 		"max cost":                  {w.m, func(c *Config) { c.MaxCost = voxel.Unknown }},
 		"cost weight":               {w.m, func(c *Config) { c.CostWeight = math.Inf(1) }},
+		"unknown cost":              {w.m, func(c *Config) { c.UnknownCost = 253 }},
+		"unknown cost NaN":          {w.m, func(c *Config) { c.UnknownCost = math.NaN() }},
 		"goal tolerance":            {w.m, func(c *Config) { c.GoalTolerance = math.NaN() }},
 		"start tolerance":           {w.m, func(c *Config) { c.StartTolerance = -1 }},
 		"goal tolerance in voxels":  {w.m, func(c *Config) { c.GoalTolerance = 25.1 }}, // 251 voxels of 0.1 m

@@ -15,6 +15,7 @@ type lattice struct {
 	cost          []voxel.Cost // per node: the cost its state was set from [len = NumNodes]
 	maxCost       voxel.Cost   // highest passable known cost
 	unknownIsFree bool
+	unknownCost   float64 // the cost an Unknown voxel weighs as
 	costWeight    float64
 	weighted      bool // some weight ≠ 1 was set; until then every cell weighs 1
 }
@@ -27,7 +28,7 @@ func newLattice(m *voxel.Map, box voxel.Box, cfg *Config) (*lattice, error) {
 		return nil, err
 	}
 	g := &lattice{Lattice: pl, box: box, cost: make([]voxel.Cost, pl.NumNodes()),
-		maxCost: cfg.MaxCost, unknownIsFree: cfg.UnknownIsFree, costWeight: cfg.CostWeight}
+		maxCost: cfg.MaxCost, unknownIsFree: cfg.UnknownIsFree, unknownCost: cfg.UnknownCost, costWeight: cfg.CostWeight}
 	// Every cell starts free at cost 0 (weight 1); set reads the rest.
 	for n := range planners.NodeID(pl.NumNodes()) {
 		g.set(n, m.Cost(g.key(n)))
@@ -59,12 +60,13 @@ func (g *lattice) passable(c voxel.Cost) bool {
 }
 
 // weight is the lattice weight of a passable voxel of cost c: 1 +
-// CostWeight·c/252, Unknown weighing as 252.
+// CostWeight·c/252, Unknown weighing as UnknownCost.
 func (g *lattice) weight(c voxel.Cost) float32 {
+	cost := float64(c)
 	if c == voxel.Unknown {
-		c = voxel.Inscribed - 1
+		cost = g.unknownCost
 	}
-	return float32(1 + g.costWeight*float64(c)/float64(voxel.Inscribed-1))
+	return float32(1 + g.costWeight*cost/float64(voxel.Inscribed-1))
 }
 
 // set gives node n the state of cost c. It reports whether n's edges

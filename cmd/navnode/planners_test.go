@@ -151,3 +151,28 @@ func TestRepairDiagnosticsPerChange(t *testing.T) {
 	require.Equal(t, 1, w.replans-replans, "one change, one replan")
 	require.Equal(t, []time.Duration{searched}, w.repairs.window[samples:], "the repair's search time over %d ticks", ticks)
 }
+
+// TestUnknownCost: a first plan across an unobserved volume expands
+// little more than its path with the default unknown_cost 0. At 252 (as
+// navnode weighed unknown voxels before the parameter) the heuristic sees
+// half the real cost and A* expands an ellipsoid round the route: 455,513
+// nodes for this 161-node path.
+func TestUnknownCost(t *testing.T) {
+	for _, c := range []struct {
+		cost     float64
+		min, max int // expansions
+	}{{0, 150, 200}, {252, 100000, 1e9}} {
+		p := testParams()
+		p.Planner, p.UnknownCost = "astar", c.cost
+		w, err := newWorld(p)
+		require.NoError(t, err)
+		require.NoError(t, w.setPose(r3.Vector{X: -8, Y: 0.05, Z: 1.05}))
+		require.NoError(t, w.setGoal(r3.Vector{X: 8, Y: 0.05, Z: 1.05}))
+		out, _ := w.tick(context.Background())
+		require.Equal(t, replanner.Following, out.Status)
+		require.Len(t, out.Raw, 161, "straight")
+		require.InDelta(t, 160*(1+c.cost/252), out.RawCost, 1e-3, "unknown cost %v", c.cost)
+		require.GreaterOrEqual(t, out.Stats.Expansions, c.min, "unknown cost %v", c.cost)
+		require.LessOrEqual(t, out.Stats.Expansions, c.max, "unknown cost %v", c.cost)
+	}
+}
