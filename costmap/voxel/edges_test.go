@@ -1,6 +1,7 @@
 package voxel
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -61,4 +62,59 @@ func TestDecayOutOfOrderScans(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, m.Occupied(b), "hit at 9 s, Decay 1 s, now 10.5 s")
 	require.True(t, m.Occupied(a), "hit at 10 s, Decay 1 s, now 10.5 s")
+}
+
+// TestGridCellCountOverflow: a grid whose Width·Height wraps to 0 in int
+// is refused. A review found it passed validate with no cells, and the
+// map then panicked reading Cells[0].
+func TestGridCellCountOverflow(t *testing.T) {
+	m := newMap(t, Config{Resolution: 0.1})
+	g := &Grid{Width: 1 << 32, Height: 1 << 32, Resolution: 1e-10, ZMin: 0, ZMax: 0.1}
+	var err error
+	require.NotPanics(t, func() { _, err = m.Apply(g) })
+	require.ErrorIs(t, err, ErrInput)
+}
+
+// TestFarPointClearsAlongItsRay: a finite point so far off that its
+// distance overflows clears along its direction up to MaxRange, as a
+// point at 100 m does. A review found it cut to length 0: its ray cleared
+// nothing but the sensor's own voxel.
+func TestFarPointClearsAlongItsRay(t *testing.T) {
+	for _, far := range []r3.Vector{vec(100, 0.05, 0.05), vec(1e200, 0.05, 0.05), vec(math.MaxFloat64, 0.05, 0.05)} {
+		m := newMap(t, Config{Resolution: 0.1})
+		cs, err := m.Apply(&Cloud{Origin: vec(0.05, 0.05, 0.05), Points: []r3.Vector{far}, MaxRange: 1})
+		require.NoError(t, err)
+		require.Equal(t, 1, cs.Input.Clipped, "point %v", far)
+		for x := int32(0); x < 10; x++ {
+			require.Equal(t, Free, m.Cost(Key{x, 0, 0}), "point %v: voxel %d on the ray", far, x)
+		}
+	}
+	// Where p − o overflows too.
+	p, o := vec(math.MaxFloat64, 0, 0), vec(-math.MaxFloat64, 0, 0)
+	require.Equal(t, vec(2, 0, 0), cut(p, o, p.Sub(o).Norm(), 2))
+	p, o = vec(math.MaxFloat64, math.MaxFloat64, 0), vec(0, 0, 0)
+	c := cut(p, o, p.Sub(o).Norm(), 2)
+	require.InDelta(t, math.Sqrt2, c.X, 1e-15)
+	require.InDelta(t, math.Sqrt2, c.Y, 1e-15)
+}
+
+// TestSaturatedMarkClears: a voxel hit many times is cleared by
+// ⌈Max/|Miss|⌉ rays, in eighths: 10 with the default model, as sensor.go
+// says (it said 9, Max/|Miss| unrounded, before a review).
+func TestSaturatedMarkClears(t *testing.T) {
+	m := newMap(t, Config{Resolution: 0.1})
+	w := Key{5, 0, 0}
+	scan := func(x float64) {
+		_, err := m.Apply(&Cloud{Origin: vec(0.05, 0.05, 0.05), Points: []r3.Vector{vec(x, 0.05, 0.05)}, MaxRange: 2})
+		require.NoError(t, err)
+	}
+	for range 20 {
+		scan(0.55) // saturate
+	}
+	for range 9 {
+		scan(1.05)
+	}
+	require.Equal(t, Lethal, m.Cost(w), "after 9 rays through it")
+	scan(1.05)
+	require.Equal(t, Free, m.Cost(w), "after 10")
 }

@@ -62,7 +62,7 @@ func (g *Grid) apply(m *Map) error {
 
 func (g *Grid) validate() error {
 	switch {
-	case g.Width <= 0 || g.Height <= 0 || g.Width*g.Height > maxGridCells:
+	case g.Width <= 0 || g.Height <= 0 || g.Width > maxGridCells/g.Height: // not Width·Height, which can wrap
 		return fmt.Errorf("%w: grid of %d×%d cells", ErrInput, g.Width, g.Height)
 	case len(g.Cells) != g.Width*g.Height:
 		return fmt.Errorf("%w: grid of %d×%d cells has %d values", ErrInput, g.Width, g.Height, len(g.Cells))

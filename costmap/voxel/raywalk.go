@@ -5,8 +5,9 @@ import "github.com/golang/geo/r3"
 // Clearing rays are the bulk of a sensor update: a 64-beam LiDAR scan
 // walks about nine million voxels, most of them more than once. The walk
 // below is the DDA of dda.next, step for step and with the same floating
-// point operations, so it visits exactly the voxels Frame.Ray does; it is
-// only arranged to do little per voxel:
+// point operations, so it visits exactly the voxels dda.next does (not
+// always those Frame.Ray does: see clearRay); it is only arranged to do
+// little per voxel:
 //
 //   - near the sensor it steps a position and a flat index in one bitset
 //     over a box of voxels (a region cursor, see region.go); beyond, a
@@ -31,10 +32,17 @@ import "github.com/golang/geo/r3"
 // start.
 
 // clearRay notes, for a miss, every voxel from the origin o to the ray's
-// end voxel, that voxel excluded. It is a 3D DDA (Amanatides and Woo),
-// exact: it visits the voxels whose interior the segment crosses, in
-// order, stepping every axis at once when the segment passes exactly
-// through an edge or corner.
+// end voxel, that voxel excluded. It is a 3D DDA (Amanatides and Woo) that
+// sums its crossing times, as dda.next does, so it is exact but at ties:
+// where the segment passes exactly through an edge or corner, a rounding
+// error can step one axis first, and the voxel it steps into, which the
+// segment only touches along that edge, takes a miss (Frame.Ray, which
+// computes each crossing from its face, does not visit it). Such ties
+// need the sensor and the returns placed exactly on the voxel grid (a
+// review found one with the sensor at a voxel centre and returns at voxel
+// centres, at 1 m and 0.25 m voxels); an obstacle voxel grazed so loses
+// its mark only after several such scans with no return in it. Computing
+// crossings from faces on this hot path was not tried.
 func (m *Map) clearRay(o r3.Vector, r ray) {
 	var t dda
 	t.init(o, r.end.Sub(o))

@@ -14,9 +14,10 @@ import (
 // while its log-odds is above 0 and free at or below 0; one never observed
 // has no sensor state. Log-odds (rather than hit and miss counts) forget
 // in proportion to new evidence: a voxel hit once is cleared by three
-// rays, one hit many times by no more than Max/|Miss| rays, so a moved
-// obstacle clears within a few scans however long it stood. Values are
-// kept in eighths, in one byte.
+// rays, one hit many times by no more than ⌈Max/|Miss|⌉ rays, Max and
+// Miss rounded to eighths (10 with DefaultSensorModel: 28/8 and −3/8), so
+// a moved obstacle clears within a few scans however long it stood.
+// Values are kept in eighths, in one byte.
 
 // sensorModel is a SensorModel in eighths of log-odds.
 type sensorModel struct{ hit, miss, min, max int8 }
@@ -149,10 +150,26 @@ func (c *Cloud) queue(m *Map, o Key) Box {
 		}
 		v := p.Sub(c.Origin)
 		if d := v.Norm(); d > c.MaxRange && d >= c.MinRange {
-			box = m.queueEnd(c.Origin.Add(v.Mul(c.MaxRange/d)), false, box)
+			box = m.queueEnd(c.Origin.Add(cut(p, c.Origin, d, c.MaxRange)), false, box)
 		}
 	}
 	return box
+}
+
+// cut returns the vector from o towards p of length r, p being d > r
+// from o. A finite point so far off that d, or p − o, overflows still
+// gives its direction (a review found such a point cut to length 0, so
+// that its ray cleared nothing but the sensor's own voxel).
+func cut(p, o r3.Vector, d, r float64) r3.Vector {
+	v := p.Sub(o)
+	if !math.IsInf(d, 1) {
+		return v.Mul(r / d)
+	}
+	if !finite(v) {
+		v = p.Mul(0.5).Sub(o.Mul(0.5)) // halves cannot overflow
+	}
+	v = v.Mul(1 / max(math.Abs(v.X), math.Abs(v.Y), math.Abs(v.Z)))
+	return v.Mul(r / v.Norm())
 }
 
 // markEnds notes the queued endpoints, in order, to be marked (hits) or
