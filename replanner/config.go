@@ -172,15 +172,16 @@ type Config struct {
 	// they cost UnknownCost; otherwise they block.
 	UnknownIsFree bool
 	// UnknownCost, 0 to 252, is the cost an Unknown voxel weighs as with
-	// UnknownIsFree. 0 plans through unobserved space as through free
-	// space. Above 0 paths keep to observed free space where they can
-	// (Nav2's planners weigh unknown cells near 252), but every search
-	// through unobserved space spreads wider: the heuristic may count on
-	// a weight of 1 only, so where most of the volume is unobserved, as
-	// for a drone setting out, it sees half the real cost at 252 and A*
-	// expands the nodes of an ellipsoid round the route instead of the
-	// route (a 16 m first plan across an unobserved 20 × 20 × 4 m volume
-	// at 0.1 m: 161 expansions at 0, about 455,000 at 252).
+	// UnknownIsFree (navnode's parameter unknown_cost, 252 by default).
+	// 0 plans through unobserved space as through free space. Above 0
+	// paths keep to observed free space where they can (Nav2's planners
+	// weigh unknown cells near 252), but every search through unobserved
+	// space spreads wider: the heuristic may count on a weight of 1 only,
+	// so where most of the volume is unobserved, as for a drone setting
+	// out, it sees half the real cost at 252 and A* expands the nodes of
+	// an ellipsoid round the route instead of the route (a 16 m first
+	// plan across an unobserved 20 × 20 × 4 m volume at 0.1 m: 160
+	// expansions at 0, 455,513 at 252).
 	UnknownCost float64
 	// CostWeight sets a passable voxel's lattice weight to 1 +
 	// CostWeight·cost/252: moves cost their length in voxels times the

@@ -28,7 +28,7 @@ func testParams() params {
 	return params{MapFrame: "map", BaseFrame: "base_link", Mode: "aerial", Planner: "auto", Resolution: 0.1,
 		Origin: r3.Vector{X: -10, Y: -10}, Size: r3.Vector{X: 20, Y: 20, Z: 4}, MinAltitude: 0.3, MaxAltitude: 3,
 		SensorMinRange: 0.1, SensorMaxRange: 20, RobotRadius: 0.3, InflationRadius: 0.6, CostScaling: 3, CostWeight: 1,
-		Epsilon0: 2.5, EpsilonStep: 0.5, GoalTolerance: 0.5, ReachedTol: 0.25, UnknownIsFree: true, TickHz: 10,
+		Epsilon0: 2.5, EpsilonStep: 0.5, GoalTolerance: 0.5, ReachedTol: 0.25, UnknownIsFree: true, UnknownCost: 252, TickHz: 10,
 		DiagnosticsHz: 1, TFTimeout: 500 * time.Millisecond}
 }
 

@@ -90,7 +90,7 @@ func declareParams(n *ros.Node) (params, error) {
 	num(&p.TunnelWidth, "tunnel_width", 0, "planner tunnel: voxels within this of the navigation mesh route are searched, m (0: five voxels)", 0, 100)
 	v, err := ros.Declare(n, "unknown_is_free", true, "plan through voxels nothing has observed")
 	p.UnknownIsFree, errs = v, append(errs, err)
-	num(&p.UnknownCost, "unknown_cost", 0, "with unknown_is_free: the cost an unobserved voxel weighs as (0: as free space; up to 252: paths keep to observed space, searches spread wider)", 0, 252)
+	num(&p.UnknownCost, "unknown_cost", 252, "with unknown_is_free: the cost an unobserved voxel weighs as (252: paths keep to observed space; 0: as free space, searches across unobserved space far narrower)", 0, 252)
 	num(&p.DiagnosticsHz, "diagnostics_hz", 1, "/diagnostics rate, Hz", 0.1, 100)
 	num(&p.VoxelsHz, "voxels_hz", 1, "~/voxels rate (occupied voxels as a PointCloud2), Hz (0: off)", 0, 100)
 	num(&p.CostmapHz, "costmap_hz", 1, "~/costmap rate (2D projection for RViz), Hz (0: off)", 0, 100)

@@ -153,10 +153,9 @@ func TestRepairDiagnosticsPerChange(t *testing.T) {
 }
 
 // TestUnknownCost: a first plan across an unobserved volume expands
-// little more than its path with the default unknown_cost 0. At 252 (as
-// navnode weighed unknown voxels before the parameter) the heuristic sees
-// half the real cost and A* expands an ellipsoid round the route: 455,513
-// nodes for this 161-node path.
+// little more than its path with unknown_cost 0. At 252, the default, the
+// heuristic sees half the real cost and A* expands an ellipsoid round
+// the route: 455,513 nodes for this 161-node path.
 func TestUnknownCost(t *testing.T) {
 	for _, c := range []struct {
 		cost     float64
