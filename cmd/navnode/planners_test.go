@@ -60,14 +60,22 @@ func TestPlannerDPAStar(t *testing.T) {
 // following returns a world with parameters p whose robot at (−5, 0, 1)
 // follows a path to a goal at (5, 0, 1).
 func following(t *testing.T, p params) *world {
+	w, _ := followingAlongX(t, p, 5)
+	return w
+}
+
+// followingAlongX returns a world with parameters p whose robot at
+// (−x, 0, 1) follows a path to a goal at (x, 0, 1), and the first tick's
+// output.
+func followingAlongX(t *testing.T, p params, x float64) (*world, replanner.Output) {
 	t.Helper()
 	w, err := newWorld(p)
 	require.NoError(t, err)
-	require.NoError(t, w.setPose(r3.Vector{X: -5, Y: 0.05, Z: 1.05}))
-	require.NoError(t, w.setGoal(r3.Vector{X: 5, Y: 0.05, Z: 1.05}))
+	require.NoError(t, w.setPose(r3.Vector{X: -x, Y: 0.05, Z: 1.05}))
+	require.NoError(t, w.setGoal(r3.Vector{X: x, Y: 0.05, Z: 1.05}))
 	out, _ := w.tick(context.Background())
 	require.Equal(t, replanner.Following, out.Status)
-	return w
+	return w, out
 }
 
 // boxOnPath is a 0.4 m box on the path of a world from following.
@@ -163,12 +171,7 @@ func TestUnknownCost(t *testing.T) {
 	}{{0, 150, 200}, {252, 100000, 1e9}} {
 		p := testParams()
 		p.Planner, p.UnknownCost = "astar", c.cost
-		w, err := newWorld(p)
-		require.NoError(t, err)
-		require.NoError(t, w.setPose(r3.Vector{X: -8, Y: 0.05, Z: 1.05}))
-		require.NoError(t, w.setGoal(r3.Vector{X: 8, Y: 0.05, Z: 1.05}))
-		out, _ := w.tick(context.Background())
-		require.Equal(t, replanner.Following, out.Status)
+		_, out := followingAlongX(t, p, 8)
 		require.Len(t, out.Raw, 161, "straight")
 		require.InDelta(t, 160*(1+c.cost/252), out.RawCost, 1e-3, "unknown cost %v", c.cost)
 		require.GreaterOrEqual(t, out.Stats.Expansions, c.min, "unknown cost %v", c.cost)
