@@ -147,7 +147,10 @@ func discoveryInfo(t *testing.T, prog program, domain uint32) {
 	// navnode's writers: /plan and /rosout
 	require.Contains(t, strings.Split(m[5], ","), hexGID(pub.GID()), "writer GIDs")
 	require.Len(t, strings.Split(m[5], ","), 2, "writers: /plan and /rosout")
-	require.Equal(t, hexGID(pub.GID())[:24], m[3][:24], "endpoints share the participant's GUID prefix")
+	// The participant's GID is its GUID: the prefix its endpoints share,
+	// then RTPS's participant entity id, 0x000001c1, all 16 bytes (a
+	// review found only the prefix compared: a wrong entity id passed).
+	require.Equal(t, hexGID(pub.GID())[:24]+"000001c1", m[3], "the participant's GID")
 	if prog.name == "cyclone-peer" { // it also reads the builtin discovery topics
 		require.Contains(t, out, "userdata participant  enclave=/;")
 		require.Contains(t, out, "userdata writer rt/plan typehash="+(&nav_msgs.Path{}).MsgType().Hash+";")

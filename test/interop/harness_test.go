@@ -63,6 +63,7 @@ func testCtx(t testing.TB, d time.Duration) context.Context {
 type navnode struct {
 	*ros.Node
 	logs *observer.ObservedLogs
+	mw   *dds.Middleware // for readers of raw payloads
 }
 
 func newNavnode(t testing.TB, ctx context.Context, prog program, domain uint32) *navnode {
@@ -73,7 +74,7 @@ func newNavnode(t testing.TB, ctx context.Context, prog program, domain uint32) 
 	n, err := ros.NewNode(ctx, "navnode", ros.WithMiddleware(mw), ros.WithLogger(zap.New(core)))
 	require.NoError(t, err)
 	t.Cleanup(func() { n.Close() })
-	return &navnode{Node: n, logs: logs}
+	return &navnode{Node: n, logs: logs, mw: mw}
 }
 
 // peer is a running peer process. Publishing peers stay up until their

@@ -18,27 +18,35 @@ import (
 	"github.com/navnode/navnode/msgs/tf2_msgs"
 	"github.com/navnode/navnode/msgs/visualization_msgs"
 	"github.com/navnode/navnode/ros"
+	"github.com/navnode/navnode/ros/rmw"
 )
 
 // relayed: navnode publishes msg on /relay_in; the peer decodes it into
 // its own generated type (idlc's C struct, fastddsgen's C++ class),
-// encodes it again from there and publishes it on /relay_out; navnode
-// decodes that. The two must encode to the same bytes: every field came
+// encodes it again from there and publishes it on /relay_out. The
+// payload the peer sent, as it came off the wire (encapsulation header,
+// padding and all), must be navnode's byte for byte: every field came
 // back with its value, so the peer's layout of the type, written from the
 // .msg files apart from navnode's generator, reads navnode's bytes as
-// navnode meant them. kind names the type for the peer. The peer also
-// prints some fields by its own names for them ("FIELDS kind ..."); with a
-// non-empty fields, that line must read "FIELDS kind fields".
+// navnode meant them. navnode's subscription must decode it too. kind
+// names the type for the peer. The peer also prints some fields by its
+// own names for them ("FIELDS kind ..."); with a non-empty fields, that
+// line must read "FIELDS kind fields".
 func relayed[T any, PT ros.Message[T]](t *testing.T, prog program, domain uint32, kind string, msg PT, fields string) {
 	ctx := testCtx(t, 30*time.Second)
 	n := newNavnode(t, ctx, prog, domain)
+	decoded := make(chan struct{}, 1)
+	sub, err := ros.Subscribe[T, PT](n.Node, "/relay_out", ros.QoSDefault, func(*T) { offer(decoded, struct{}{}) })
+	require.NoError(t, err)
+	// A reader of the raw payloads beside it: a comparison after
+	// navnode's decoding would miss what the decoder skips (the
+	// encapsulation options, padding bytes, bytes after the body).
+	raw, err := n.mw.NewNode("navnode_raw", "/")
+	require.NoError(t, err)
+	t.Cleanup(func() { raw.Close() })
 	back := make(chan []byte, 1)
-	sub, err := ros.Subscribe[T, PT](n.Node, "/relay_out", ros.QoSDefault, func(m *T) {
-		b, err := PT(m).AppendCDR(nil)
-		if err == nil {
-			offer(back, b)
-		}
-	})
+	reader, err := raw.NewReader("/relay_out", msg.MsgType(), rmw.QoS{Depth: 10, Reliability: rmw.Reliable},
+		func(p []byte) { offer(back, append([]byte(nil), p...)) }, nil)
 	require.NoError(t, err)
 	pub, err := ros.NewPublisher[T, PT](n.Node, "/relay_in", ros.QoSDefault)
 	require.NoError(t, err)
@@ -49,6 +57,10 @@ func relayed[T any, PT ros.Message[T]](t *testing.T, prog program, domain uint32
 	p.waitReady(t, ctx)
 	require.NoError(t, pub.WaitMatched(ctx, 1))
 	require.NoError(t, sub.WaitMatched(ctx, 1))
+	for reader.Matched() == 0 {
+		require.NoError(t, ctx.Err(), "the raw reader never matched %s", prog.name)
+		time.Sleep(5 * time.Millisecond)
+	}
 	var got []byte
 	for got == nil { // a volatile reader that just matched may miss a sample
 		require.NoError(t, pub.Publish(msg))
@@ -58,6 +70,11 @@ func relayed[T any, PT ros.Message[T]](t *testing.T, prog program, domain uint32
 			t.Fatalf("nothing came back from %s: %v\noutput so far:\n%s", prog.name, ctx.Err(), p.out.String())
 		case <-time.After(200 * time.Millisecond):
 		}
+	}
+	select {
+	case <-decoded:
+	case <-ctx.Done():
+		t.Fatalf("navnode's subscription decoded nothing from %s (malformed: %d)", prog.name, sub.Stats().Malformed)
 	}
 	out := p.wait(t, ctx)
 	require.Contains(t, out, "OK relayed")
@@ -117,9 +134,11 @@ func relayAll(t *testing.T, prog program, base uint32, fields bool) {
 	})
 }
 
-// The relayed messages set every field to a value of its own, with
-// strings of odd lengths and small fields before wide ones, so that a
-// field read from the wrong offset or a misplaced pad shows.
+// The relayed messages set every field to a value of its own (but the
+// diagnostics' empty frame id and the fields a Marker of its kind leaves
+// empty), with strings of odd lengths and small fields before wide
+// ones, so that a field read from the wrong offset or a misplaced pad
+// shows.
 
 func relayHeader(frame string) std_msgs.Header {
 	return std_msgs.Header{Stamp: builtin_interfaces.Time{Sec: -17, Nanosec: 999_999_999}, FrameID: frame}
@@ -165,7 +184,7 @@ func relayTF() *tf2_msgs.TFMessage {
 			ChildFrameID: child,
 			Transform: geometry_msgs.Transform{
 				Translation: geometry_msgs.Vector3{X: float64(i), Y: -0.5 * float64(i), Z: 0.25},
-				Rotation:    geometry_msgs.Quaternion{Z: 0.38268343236508978 * float64(i%2), W: 1 - 0.07612046748871326*float64(i%2)},
+				Rotation:    geometry_msgs.Quaternion{X: 0.125 * float64(i+1), Y: -0.0625 * float64(i+1), Z: 0.25 + 0.01*float64(i), W: 0.9 - 0.1*float64(i)},
 			},
 		})
 	}
@@ -175,7 +194,8 @@ func relayTF() *tf2_msgs.TFMessage {
 func relayMarkers() *visualization_msgs.MarkerArray {
 	line := visualization_msgs.Marker{
 		Header: relayHeader("map"), Ns: "plan", ID: 3, Type: 4, Action: 0,
-		Pose:     geometry_msgs.Pose{Orientation: geometry_msgs.Quaternion{W: 1}},
+		Pose: geometry_msgs.Pose{Position: geometry_msgs.Point{X: 0.5, Y: -1.25, Z: 0.0625},
+			Orientation: geometry_msgs.Quaternion{X: 0.01, Y: 0.02, Z: 0.03, W: 0.999}},
 		Scale:    geometry_msgs.Vector3{X: 0.05},
 		Color:    std_msgs.ColorRGBA{R: 0.9, G: 0.4, B: 0.1, A: 1},
 		Lifetime: builtin_interfaces.Duration{Sec: 2, Nanosec: 500_000_000}, FrameLocked: true,
@@ -187,7 +207,8 @@ func relayMarkers() *visualization_msgs.MarkerArray {
 	}
 	mesh := visualization_msgs.Marker{
 		Header: relayHeader("base_link"), Ns: "robot", ID: -1, Type: 10, Action: 0,
-		Pose:            geometry_msgs.Pose{Position: geometry_msgs.Point{Z: 0.2}, Orientation: geometry_msgs.Quaternion{W: 1}},
+		Pose: geometry_msgs.Pose{Position: geometry_msgs.Point{X: -0.1, Y: 0.15, Z: 0.2},
+			Orientation: geometry_msgs.Quaternion{X: 0.5, Y: -0.5, Z: 0.5, W: 0.5}},
 		Scale:           geometry_msgs.Vector3{X: 1, Y: 1, Z: 1},
 		Color:           std_msgs.ColorRGBA{A: 0.5},
 		TextureResource: "embedded://skin",
