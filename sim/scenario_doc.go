@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -219,7 +220,14 @@ func (d *scenarioDoc) limits(sc *Scenario) error {
 		switch v := v.(type) {
 		case int:
 			sc.Navnode[k] = float64(v) // navnode's numeric parameters are all doubles
-		case float64, string, bool:
+		case float64:
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				// No parameters file reads it back as a double, and none
+				// of navnode's parameters takes it.
+				return fmt.Errorf("navnode.%s: %v: want a finite number", k, v)
+			}
+			sc.Navnode[k] = v
+		case string, bool:
 			sc.Navnode[k] = v
 		default:
 			return fmt.Errorf("navnode.%s: want a number, string or boolean, not %T", k, v)

@@ -132,6 +132,8 @@ func TestBadScenarios(t *testing.T) {
 		robot + "expect: {result: reached, extra: 1}":                                                                     "extra",
 		robot + "navnode: {resolution: [1, 2]}":                                                                           "navnode.resolution",
 		robot + "navnode: {'bad name': 1}":                                                                                "parameter name",
+		robot + "navnode: {inflation_radius: .nan}":                                                                       "navnode.inflation_radius: NaN: want a finite number",
+		robot + "navnode: {cost_weight: -.inf}":                                                                           "navnode.cost_weight",
 		robot + "random: {period: [5, 1]}":                                                                                "period",
 		robot + "random: {shapes: [cone]}":                                                                                "cone",
 		robot + "random: {on_path: 2}":                                                                                    "on_path",

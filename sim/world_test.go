@@ -95,6 +95,10 @@ func TestBadWorlds(t *testing.T) {
 			_, err := LoadWorld(p)
 			require.ErrorIs(t, err, ErrWorld)
 			require.Contains(t, err.Error(), p)
+			// Once (a review found the bounds' errors naming the file
+			// twice, "bad world" too).
+			require.Equal(t, 1, strings.Count(err.Error(), p), "%v", err)
+			require.Equal(t, 1, strings.Count(err.Error(), ErrWorld.Error()), "%v", err)
 		})
 	}
 	_, err := ResolveWorld("", ".")

@@ -144,6 +144,9 @@ func LoadWorld(path string) (*World, error) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrWorld, path, err)
 	}
 	w, err := d.world(path, filepath.Dir(path))
+	if errors.Is(err, ErrWorld) {
+		return nil, err // it names the world file already
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrWorld, path, err)
 	}
