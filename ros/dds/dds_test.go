@@ -62,7 +62,8 @@ func TestPublishSubscribe(t *testing.T) {
 
 // TestDiscoveryInfoDistros reads the ros_discovery_info a node publishes,
 // as Jazzy (16-byte Gid) and as Humble (24-byte Gid, zero-padded), and
-// finds the node's name, namespace and endpoint GIDs in it.
+// finds the node's name, namespace and endpoint GIDs in it, and the
+// endpoints gone once they close.
 func TestDiscoveryInfoDistros(t *testing.T) {
 	for _, c := range []struct {
 		distro Distro
@@ -113,9 +114,27 @@ func TestDiscoveryInfoDistros(t *testing.T) {
 					require.Equal(t, [][]byte{g(r.GID())}, got[1], "reader GIDs")
 					require.Contains(t, got[2], g(w.GID()), "writer GIDs")
 					require.Equal(t, g(n.(*node).gid), got[0][0], "participant GID")
-					return
 				case <-deadline:
 					t.Fatal("node never listed in ros_discovery_info")
+				}
+				break
+			}
+			// Endpoints that close leave the lists.
+			for _, step := range []struct {
+				close            func() error
+				readers, writers int
+			}{{w.Close, 1, 0}, {r.Close, 0, 0}} {
+				require.NoError(t, step.close())
+				for {
+					select {
+					case got := <-found:
+						if len(got[1]) != step.readers || len(got[2]) != step.writers {
+							continue
+						}
+					case <-deadline:
+						t.Fatalf("ros_discovery_info never listed %d readers and %d writers", step.readers, step.writers)
+					}
+					break
 				}
 			}
 		})
