@@ -161,6 +161,20 @@ type Config struct {
 	// optimal path. It bounds how long a robot waits for a path that
 	// avoids a new obstacle (to about twice RepairBudget).
 	RepairBudget time.Duration
+	// SwitchDelay holds the robot to its path when costs fall away from
+	// it (an obstacle beside the route cleared) and a search finds a
+	// cheaper path while the current one stays legal: the cheaper path
+	// replaces it only once the searches have kept finding one for this
+	// long (0: at once). Meanwhile each Tick searches again, keeps the
+	// current path (Output.Held) and bounds it in Output.Epsilon (its cost
+	// over the new optimum). A passage that sensor noise opens and closes from one
+	// scan to the next then does not swing the robot between two routes.
+	// A change across the path, a new goal and the robot off its path are
+	// answered at once, and a path no dearer than the new optimum is kept
+	// (settled, Epsilon 1 when both are optimal).
+	SwitchDelay time.Duration
+	// Now is the clock SwitchDelay runs on (nil: time.Now).
+	Now func() time.Time
 	// Epsilon0 and EpsilonStep are AD*'s schedule: the first inflation
 	// (≥ 1, default 2.5) and how much ε falls per improvement (> 0,
 	// default 0.5).
@@ -238,6 +252,9 @@ func (c Config) withDefaults(res float64) (Config, error) {
 	if c.StartTolerance == 0 {
 		c.StartTolerance = 1
 	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
 	if c.TunnelWidth == 0 {
 		c.TunnelWidth = 5 * res
 	}
@@ -256,6 +273,8 @@ func (c Config) withDefaults(res float64) (Config, error) {
 		return c, fmt.Errorf("%w: negative budget %v", ErrConfig, c.Budget)
 	case c.RepairBudget < 0:
 		return c, fmt.Errorf("%w: negative repair budget %v", ErrConfig, c.RepairBudget)
+	case c.SwitchDelay < 0:
+		return c, fmt.Errorf("%w: negative switch delay %v", ErrConfig, c.SwitchDelay)
 	case !(c.Epsilon0 >= 1) || math.IsInf(c.Epsilon0, 0):
 		return c, fmt.Errorf("%w: AD* ε₀ %v: want finite and ≥ 1", ErrConfig, c.Epsilon0)
 	case !(c.EpsilonStep > 0) || math.IsInf(c.EpsilonStep, 0):

@@ -53,6 +53,9 @@ type Loop struct {
 	unreachable bool            // the last search found no path
 	lastStart   planners.NodeID // the start of the last finished plan
 	searched    time.Duration   // search time since then, over the Ticks the search took
+	holding     bool            // the path is held against a cheaper one (SwitchDelay); search again
+	heldEps     float64         // then, the bound of the last search's path
+	cheaperAt   time.Time       // since when searches have found a cheaper path than the one held; zero: none
 
 	changed []planners.NodeID // Update list of one Changed call
 	around  []planners.NodeID // Lattice.Around of one changed cell

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/golang/geo/r3"
 	"github.com/navnode/navnode/costmap/voxel"
@@ -21,19 +22,37 @@ import (
 // itself in the fourth, an insertion away from it). With Tunnel the paths
 // are legal but may cost more than A*'s; its mesh must equal one built
 // afresh after every event.
+//
+// With a SwitchDelay of 1 s, events 0.1 s apart, the paths held against
+// cheaper ones are legal and within their Epsilon of A*'s cost.
 func TestRandomEvents(t *testing.T) {
-	for _, s := range []Strategy{DStarLite, DPAStar, Tunnel} {
-		for i, mk := range worlds {
-			w := mk(t)
-			t.Run(s.String()+"/"+w.name, func(t *testing.T) { randomEvents(t, w, s, uint64(i)) })
+	held := 0
+	t.Cleanup(func() {
+		if !t.Failed() {
+			require.GreaterOrEqual(t, held, 5, "paths held against cheaper ones, over every strategy and world")
+		}
+	})
+	for _, delay := range []time.Duration{0, time.Second} {
+		for _, s := range []Strategy{DStarLite, DPAStar, Tunnel} {
+			for i, mk := range worlds {
+				w := mk(t)
+				name := s.String() + "/" + w.name
+				if delay > 0 {
+					name += "/switch-delay"
+				}
+				t.Run(name, func(t *testing.T) { held += randomEvents(t, w, s, delay, uint64(i)) })
+			}
 		}
 	}
 }
 
-// randomEvents runs TestRandomEvents with one strategy in one world.
-func randomEvents(t *testing.T, w *world, s Strategy, seed uint64) {
+// randomEvents runs TestRandomEvents with one strategy and SwitchDelay
+// in one world, and returns how many of its paths were held.
+func randomEvents(t *testing.T, w *world, s Strategy, delay time.Duration, seed uint64) int {
 	rng := rand.New(rand.NewPCG(seed, 42))
-	l := newLoop(t, w, Config{Strategy: s, GoalTolerance: 0.3})
+	now := time.Unix(100, 0)
+	l := newLoop(t, w, Config{Strategy: s, GoalTolerance: 0.3, SwitchDelay: delay,
+		Now: func() time.Time { return now }})
 	require.NoError(t, l.SetPose(w.start))
 	require.NoError(t, l.SetGoal(w.goal))
 	out := l.Tick(context.Background())
@@ -42,8 +61,12 @@ func randomEvents(t *testing.T, w *world, s Strategy, seed uint64) {
 	for ev := range 300 {
 		name := randomEvent(t, rng, l, out, shapes)
 		counts[name]++
+		now = now.Add(100 * time.Millisecond)
 		out = l.Tick(context.Background())
 		counts[out.Status.String()]++
+		if out.Held {
+			counts["held"]++
+		}
 		if out.Replanned {
 			counts["replanned"]++
 		}
@@ -60,11 +83,12 @@ func randomEvents(t *testing.T, w *world, s Strategy, seed uint64) {
 	require.Greater(t, counts["following"], 100)
 	require.Greater(t, counts["replanned"], 30)
 	require.Greater(t, counts["following"]-counts["replanned"], 30, "paths kept without a search")
-	if s == DPAStar {
+	if s == DPAStar && delay == 0 { // held, the deletions' paths are not the search's
 		for _, scen := range []planners.DPAScenario{planners.InsertionAffected, planners.DeletionUnaffected, planners.DeletionAffected} {
 			require.Positive(t, counts[scen.String()], scen.String())
 		}
 	}
+	return counts["held"]
 }
 
 // randomEvent applies one random event and names it.

@@ -46,6 +46,10 @@ type Output struct {
 	// one, rejoining it (Epsilon +Inf), published while the repair goes on
 	// (Pending) because it ran past Config.RepairBudget.
 	Detour bool
+	// Held: the path is kept against a cheaper one that the searches
+	// have found for less than Config.SwitchDelay (Epsilon bounds it).
+	// The next Tick searches again: call it at the loop's usual rate.
+	Held bool
 	// Stats are the planner's for this Tick (zero without a search).
 	// RepairTime is the time spent searching for this Tick's answer: this
 	// Tick's search and, for a search that went on over several Ticks
@@ -73,7 +77,11 @@ func (l *Loop) Tick(ctx context.Context) Output {
 	// A search left unfinished goes on only while there is a goal to plan
 	// to from a usable start: not Idle, Reached, Blocked or Unreachable.
 	searching := out.Status == Planning || out.Status == Following
-	out.Pending = searching && (l.stale || l.improvable(out.Epsilon))
+	eps := out.Epsilon
+	if out.Held {
+		eps = l.heldEps // the search's own bound, not the held path's
+	}
+	out.Pending = searching && (l.stale || l.improvable(eps))
 	return out
 }
 
@@ -143,6 +151,10 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 	}
 	out.Repair = l.newGoal || l.affected || l.fell
 	switch {
+	case err == nil && l.hold(res, at):
+		out.Scenario = planners.NoScenario // the path is not the search's
+		out.Held = l.holding
+		return l.following(out, from, false)
 	case err == nil:
 		if l.path.set(l.g, res.Path) != nil { // cannot happen: planners return lattice moves
 			l.resetPlanner()
@@ -194,7 +206,44 @@ func (l *Loop) blockedAhead(at int) bool {
 func (l *Loop) settle(start planners.NodeID) {
 	l.newGoal, l.affected, l.fell, l.dirty, l.stale, l.unreachable, l.resumable = false, false, false, false, false, false, false
 	l.lastStart, l.searched = start, 0
+	l.holding, l.cheaperAt = false, time.Time{}
 	l.since.reset()
+}
+
+// hold reports whether, after a search from the path's node at found
+// res, the loop keeps following its path (Config.SwitchDelay): when costs
+// fell and nothing else called for the search (no new goal, no change
+// across the path), and res is no cheaper, or has been cheaper for less
+// than SwitchDelay. It sets the kept path's bound, and either settles
+// (res is final and no cheaper) or leaves the search to be run again.
+func (l *Loop) hold(res planners.Result, at int) bool {
+	if l.cfg.SwitchDelay <= 0 || at < 0 || l.newGoal || l.affected || !l.fell {
+		return false
+	}
+	l.path.head = at
+	if l.path.refresh(l.g) != nil {
+		return false // cannot happen: no change crossed the path
+	}
+	cost, eps := l.path.cost(), max(res.Stats.Epsilon, 1)
+	cheaper := res.Cost < cost*(1-1e-9)
+	final := l.adstar == nil || eps == 1 // AD* above ε = 1 may yet find a cheaper path
+	switch {
+	case !cheaper && final:
+		l.eps = eps
+		l.settle(res.Path[0])
+		return true
+	case !cheaper:
+	case l.cheaperAt.IsZero():
+		l.cheaperAt = l.cfg.Now()
+	case l.cfg.Now().Sub(l.cheaperAt) >= l.cfg.SwitchDelay:
+		return false
+	}
+	l.eps = eps
+	if res.Cost > 0 {
+		l.eps = max(eps*cost/res.Cost, 1) // res.Cost ≤ eps · optimal
+	}
+	l.holding, l.heldEps, l.searched = true, eps, 0
+	return true
 }
 
 // search runs the strategy's planner under ctx and the Budget, from

@@ -133,6 +133,7 @@ type diagState struct {
 	tfAge      time.Duration          // age of the robot's latest pose, -1 if none
 	pathLen    int
 	goal       string
+	held       bool // the path is kept against a cheaper one (switch_delay_s)
 }
 
 // report builds the DiagnosticArray: one status for the planner, one for
@@ -156,7 +157,7 @@ func report(c *counters, s *diagState, now time.Time, header std_msgs.Header) *d
 			kv("status", s.status), kv("planner", s.planner), kv("epsilon", s.epsilon),
 			kv("expansions", s.expansions), kv("replans", s.replans),
 			kv("repair p50", p50), kv("repair p99", p99),
-			kv("path poses", s.pathLen), kv("goal", s.goal),
+			kv("path poses", s.pathLen), kv("path held", s.held), kv("goal", s.goal),
 			kv("voxels observed", s.voxels),
 		}}
 	if s.scenario != "" {

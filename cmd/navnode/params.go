@@ -28,6 +28,7 @@ type params struct {
 	Epsilon0, EpsilonStep          float64
 	Budget                         time.Duration // per tick, AD*
 	RepairBudget                   time.Duration // per tick, D* Lite after a change on the path
+	SwitchDelay                    time.Duration
 	TickHz                         float64
 	Decay                          time.Duration
 	SensorMinRange, SensorMaxRange float64 // m
@@ -81,6 +82,7 @@ func declareParams(n *ros.Node) (params, error) {
 	num(&p.EpsilonStep, "epsilon_step", 0.5, "AD*: how much ε falls per improvement", 0.001, 100)
 	dur(&p.Budget, "budget_ms", 0, "planning time per tick (0: none); with planner auto a budget selects AD*, ms", 0, 10000, time.Millisecond)
 	dur(&p.RepairBudget, "repair_budget_ms", 5, "D* Lite without budget_ms: search time per tick after a change blocks the path; past it a local detour is published and the repair finishes on later ticks (0: none), ms", 0, 10000, time.Millisecond)
+	dur(&p.SwitchDelay, "switch_delay_s", 1, "a cheaper route found after obstacles clear away from the path replaces the path, while it stays legal, only after searches have kept finding it this long, on the wall clock (0: at once), s", 0, 60, time.Second)
 	num(&p.TickHz, "tick_hz", 10, "replanning loop rate, Hz (changes and goals also replan at once)", 0.1, 1000)
 	dur(&p.Decay, "decay_s", 0, "sensor marks not seen again for this long, on the sensors' clock, are forgotten (0: never), s", 0, 3600, time.Second)
 	num(&p.SensorMinRange, "sensor_min_range", 0.1, "points nearer than this are ignored (robot self-hits), m", 0, 100)
@@ -193,6 +195,7 @@ func (p *params) replannerConfig() replanner.Config {
 		Volume:           p.volume(),
 		Budget:           p.Budget,
 		RepairBudget:     p.RepairBudget,
+		SwitchDelay:      p.SwitchDelay,
 		Epsilon0:         p.Epsilon0,
 		EpsilonStep:      p.EpsilonStep,
 		UnknownIsFree:    p.UnknownIsFree,

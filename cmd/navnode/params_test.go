@@ -71,9 +71,11 @@ func TestHelpAndStrayArguments(t *testing.T) {
 func TestParamsReachThePlanner(t *testing.T) {
 	p := testParams()
 	p.CostWeight = 0 // costs only decide what is passable
+	p.SwitchDelay = 1500 * time.Millisecond
 	w, err := newWorld(p)
 	require.NoError(t, err)
 	require.Zero(t, w.loop.Config().CostWeight)
+	require.Equal(t, 1500*time.Millisecond, w.loop.Config().SwitchDelay)
 
 	// check refuses the volumes the planner would refuse, and only those.
 	p = testParams()

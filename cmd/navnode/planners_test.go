@@ -178,3 +178,31 @@ func TestUnknownCost(t *testing.T) {
 		require.LessOrEqual(t, out.Stats.Expansions, c.max, "unknown cost %v", c.cost)
 	}
 }
+
+// TestSwitchDelayHeld: with switch_delay_s, a box that goes away from
+// beside the path leaves the way round it held, not swapped for the
+// straight way at once: no replan counted, diagnostics report the path
+// held and its bound.
+func TestSwitchDelayHeld(t *testing.T) {
+	ctx := context.Background()
+	p := testParams()
+	p.SwitchDelay = time.Hour
+	w := following(t, p)
+	_, err := w.apply(boxOnPath)
+	require.NoError(t, err)
+	out, _ := w.tick(ctx)
+	require.True(t, out.Replanned)
+	replans := w.diagnostics().replans
+
+	_, err = w.apply(voxel.DeleteShape{ID: "box"})
+	require.NoError(t, err)
+	out, _ = w.tick(ctx)
+	require.Equal(t, replanner.Following, out.Status)
+	require.True(t, out.Held)
+	require.False(t, out.Replanned)
+	require.Greater(t, out.Epsilon, 1.0)
+	d := w.diagnostics()
+	require.Equal(t, replans, d.replans)
+	arr := report(newCounters(), d, time.Now(), std_msgs.Header{})
+	require.Contains(t, arr.Status[0].Values, diagnostic_msgs.KeyValue{Key: "path held", Value: "true"})
+}

@@ -160,7 +160,7 @@ func (w *world) tick(ctx context.Context) (replanner.Output, bool) {
 func (w *world) diagnostics() *diagState {
 	s := &diagState{status: w.out.Status.String(), planner: w.plannerName(), epsilon: w.out.Epsilon,
 		expansions: w.expanded, replans: w.replans, repairs: &w.repairs,
-		voxels: w.vm.Stats().Observed, pathLen: len(w.out.Path), tfAge: -1, scenario: w.scenario}
+		voxels: w.vm.Stats().Observed, pathLen: len(w.out.Path), held: w.out.Held, tfAge: -1, scenario: w.scenario}
 	if t, ok := w.loop.TunnelStats(); ok {
 		s.tunnel = &t
 	}
