@@ -13,10 +13,21 @@ import (
 // segment that skips it touches only passable lattice cells (lineOfSight).
 //
 // Consecutive raw cells are a legal lattice move, whose bounding box is
-// passable, so the unshortened chain has line of sight and the greedy
-// shortening below always finds a next waypoint.
+// passable, so the chain through their centres has line of sight and the
+// greedy shortening below always finds a next waypoint. Its ends, from
+// and to, are off-centre: a segment from one to a centre leaves the
+// voxel's faces at once, but one from one to the other (a path of one or
+// two voxels) can run along a face plane, touching the voxel beyond it,
+// and goes through the centres when it does.
 func (l *Loop) smooth(from r3.Vector, rem []planners.NodeID, to r3.Vector) []r3.Vector {
 	pts := l.corners(from, rem, to)
+	if len(pts) == 2 && !l.lineOfSight(from, to) {
+		pts = pts[:1]
+		for _, n := range rem {
+			pts = append(pts, l.project(l.frame.Center(l.g.key(n))))
+		}
+		pts = append(pts, to)
+	}
 	out := make([]r3.Vector, 0, 8)
 	out = append(out, pts[0])
 	anchor := pts[0]
