@@ -157,6 +157,10 @@ func (l *Loop) project(p r3.Vector) r3.Vector {
 	return p
 }
 
+// nodeCentre returns the centre of node n's voxel as the loop sees it
+// (on the floor layer in ground mode).
+func (l *Loop) nodeCentre(n planners.NodeID) r3.Vector { return l.project(l.frame.Center(l.g.key(n))) }
+
 // SetPose records the robot's position, metres in the map frame. A pose
 // with a NaN or infinite coordinate is refused (ErrInput) and ignored.
 func (l *Loop) SetPose(p r3.Vector) error {

@@ -24,7 +24,7 @@ func (l *Loop) smooth(from r3.Vector, rem []planners.NodeID, to r3.Vector) []r3.
 	if len(pts) == 2 && !l.lineOfSight(from, to) {
 		pts = pts[:1]
 		for _, n := range rem {
-			pts = append(pts, l.project(l.frame.Center(l.g.key(n))))
+			pts = append(pts, l.nodeCentre(n))
 		}
 		pts = append(pts, to)
 	}
@@ -73,11 +73,11 @@ func (l *Loop) corners(from r3.Vector, rem []planners.NodeID, to r3.Vector) []r3
 		if bx-ax == cx-bx && by-ay == cy-by && bz-az == cz-bz && i > 1 {
 			continue // inside a straight run (i = 1 is kept: from is off-centre)
 		}
-		pts = append(pts, l.project(l.frame.Center(l.g.key(rem[i]))))
+		pts = append(pts, l.nodeCentre(rem[i]))
 	}
 	if len(rem) > 2 {
 		// the last interior node is kept too: to is off-centre
-		if c := l.project(l.frame.Center(l.g.key(rem[len(rem)-2]))); c != pts[len(pts)-1] {
+		if c := l.nodeCentre(rem[len(rem)-2]); c != pts[len(pts)-1] {
 			pts = append(pts, c)
 		}
 	}

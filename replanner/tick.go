@@ -337,7 +337,7 @@ func (l *Loop) resolveGoal() (planners.NodeID, bool) {
 		if n, ok = l.g.nearest(k, l.cfg.GoalTolerance, l.frame.Resolution); !ok {
 			return planners.None, false
 		}
-		p = l.project(l.frame.Center(l.g.key(n)))
+		p = l.nodeCentre(n)
 	}
 	if n != l.goalCell {
 		l.goalCell, l.newGoal = n, true
@@ -362,7 +362,7 @@ func (l *Loop) resolveStart() (planners.NodeID, r3.Vector, bool) {
 	if !ok {
 		return planners.None, r3.Vector{}, false
 	}
-	return n, l.project(l.frame.Center(l.g.key(n))), true
+	return n, l.nodeCentre(n), true
 }
 
 // following fills out with the remaining path, from the point from.
