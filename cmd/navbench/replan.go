@@ -190,9 +190,12 @@ func (w *walk) run(s planners.Scenario, report func(int, replanEvent)) ([]replan
 	defer w.clear()
 	for e := 0; e < w.f.events; e++ {
 		w.at = min(w.at+w.f.every, len(w.path)-1)
+		if w.at == len(w.path)-1 {
+			break // at the goal: nothing is left to repair
+		}
 		kind, ok := w.change()
 		if !ok {
-			break // the robot is at the goal, or nothing could change
+			break // nothing could change
 		}
 		ev, err := w.repair(kind)
 		if err != nil {
@@ -209,7 +212,7 @@ func (w *walk) run(s planners.Scenario, report func(int, replanEvent)) ([]replan
 func (w *walk) change() (planners.Change, bool) {
 	w.changed = w.changed[:0]
 	clear(w.seen)
-	if len(w.blocks) > 0 && (w.rng.Float64() < w.f.remove || w.at == len(w.path)-1) {
+	if len(w.blocks) > 0 && w.rng.Float64() < w.f.remove {
 		i := w.rng.IntN(len(w.blocks))
 		for _, n := range w.blocks[i] {
 			w.l.SetBlocked(n, false)

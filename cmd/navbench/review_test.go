@@ -150,3 +150,59 @@ func TestReplanLongestFirst(t *testing.T) {
 	require.Equal(t, longest, first, "walked scenario %d (optimal %.2f) first; the longest is %d (optimal %.2f)",
 		first, scen[first].Optimal, longest, scen[longest].Optimal)
 }
+
+// TestReplanNoEventsAtGoal: a walk ends when the robot reaches its goal.
+// A review found it going on, deleting one obstacle an event with the
+// robot at the goal: repairs of 0 expansions that pulled every median
+// and ratio down (Simple, 10 × 20: 6 of 75 events).
+func TestReplanNoEventsAtGoal(t *testing.T) {
+	m := shareddata.Path(t, "data", "movingai-voxel", "Simple.3dmap")
+	scen := filepath.Join(t.TempDir(), "one.3dscen")
+	require.NoError(t, os.WriteFile(scen, []byte("version 1\nSimple.3dmap\n57 47 47 45 67 56 28.12022691 1.010\n"), 0o644))
+	var out bytes.Buffer
+	require.NoError(t, runReplan([]string{"-map", m, "-scen", scen, "-scenarios", "1", "-events", "20", "-seed", "4"}, &out))
+	events := 0
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 12 || (f[2] != "insert" && f[2] != "delete") {
+			continue
+		}
+		events++
+		astar, err := strconv.Atoi(f[3])
+		require.NoError(t, err)
+		require.NotZero(t, astar, "an event with the robot at its goal (A* from there expands nothing): %q\n%s", line, out.String())
+	}
+	require.Positive(t, events, out.String())
+}
+
+// TestVoxelThetaGain: for Lazy Theta* the summary gives how much shorter
+// than the lattice optimum its paths came out, measured; a review found
+// it printing a deviation of 0 it never computed.
+func TestVoxelThetaGain(t *testing.T) {
+	m := shareddata.Path(t, "data", "movingai-voxel", "Simple.3dmap")
+	_, scen, err := loadMovingAI(m, m+".3dscen")
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, runVoxel([]string{"-map", m, "-planner", "theta", "-n", "3", "-every", "10"}, &out))
+	best, reported := 0.0, math.NaN()
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if strings.HasPrefix(line, "# summary") {
+			_, after, ok := strings.Cut(line, "max optimal − cost ")
+			require.True(t, ok, line)
+			v, _, _ := strings.Cut(after, ",")
+			reported, err = strconv.ParseFloat(v, 64)
+			require.NoError(t, err, line)
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 4 || f[0] == "index" {
+			continue
+		}
+		i, _ := strconv.Atoi(f[0])
+		c, _ := strconv.ParseFloat(f[1], 64)
+		require.LessOrEqual(t, c, scen[i].Optimal+1e-6, "scenario %d", i)
+		best = max(best, scen[i].Optimal-c)
+	}
+	require.Positive(t, best)
+	require.InDelta(t, best, reported, 0.01*best, "summary %v, lines %v\n%s", reported, best, out.String())
+}
