@@ -19,10 +19,10 @@ func TestShortPathOnAFacePlane(t *testing.T) {
 	const res = 0.125 // a binary fraction: the points lie exactly on the plane
 	for _, c := range []struct {
 		name       string
-		pose, goal r3Vec
+		pose, goal r3.Vector // in voxels
 	}{
-		{"two voxels", r3Vec{2.5, 2, 2.5}, r3Vec{3.9, 2, 2.5}},
-		{"one voxel", r3Vec{3.1, 2, 2.5}, r3Vec{3.9, 2, 2.5}},
+		{"two voxels", vec(2.5, 2, 2.5), vec(3.9, 2, 2.5)},
+		{"one voxel", vec(3.1, 2, 2.5), vec(3.9, 2, 2.5)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, err := voxel.New(voxel.Config{Resolution: res})
@@ -32,8 +32,8 @@ func TestShortPathOnAFacePlane(t *testing.T) {
 			require.NoError(t, err)
 			l, err := New(m, Config{Mode: Aerial, Volume: box, ReachedTolerance: 0.01})
 			require.NoError(t, err)
-			require.NoError(t, l.SetPose(c.pose.scaled(res)))
-			require.NoError(t, l.SetGoal(c.goal.scaled(res)))
+			require.NoError(t, l.SetPose(c.pose.Mul(res)))
+			require.NoError(t, l.SetGoal(c.goal.Mul(res)))
 			out := l.Tick(context.Background())
 			require.Equal(t, Following, out.Status)
 			// Every segment clear on the map but at its ends: the robot and
@@ -43,13 +43,8 @@ func TestShortPathOnAFacePlane(t *testing.T) {
 				d := b.Sub(a).Mul(1e-6)
 				require.True(t, segmentClear(l, a.Add(d), b.Sub(d)), "segment %v → %v touches a blocked voxel", a, b)
 			}
-			require.Equal(t, c.pose.scaled(res), out.Path[0])
+			require.Equal(t, c.pose.Mul(res), out.Path[0])
 			require.Equal(t, out.Goal, out.Path[len(out.Path)-1])
 		})
 	}
 }
-
-// r3Vec is a point in voxels.
-type r3Vec struct{ x, y, z float64 }
-
-func (v r3Vec) scaled(res float64) r3.Vector { return vec(v.x*res, v.y*res, v.z*res) }
