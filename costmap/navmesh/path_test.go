@@ -87,8 +87,9 @@ func TestStraightPath(t *testing.T) {
 
 func keyPoint(k voxel.Key) [3]float64 { return [3]float64{float64(k.X), float64(k.Y), float64(k.Z)} }
 
-// checkLegal checks that every segment of pts lies in the route's regions
-// and that points sampled every 1/20 cell along it lie in cells.
+// checkLegal checks that every segment of pts lies in the route's regions,
+// that points sampled every 1/20 cell along it lie in cells, and that it
+// neither runs along an obstacle's face nor passes a pinch.
 func checkLegal(t *testing.T, m *Mesh, route []planners.NodeID, pts [][3]float64, isCell func(voxel.Key) (uint8, bool)) {
 	t.Helper()
 	var boxes []corridor.Box
@@ -115,6 +116,7 @@ func checkLegal(t *testing.T, m *Mesh, route []planners.NodeID, pts [][3]float64
 			require.True(t, inSomeCell(m, p, levels, isCell), "point %v of segment %v → %v is in no cell", p, a, b)
 		}
 		requireOffFaces(t, m, a, b, levels, isCell)
+		require.Empty(t, pinches(m, a, b, levels, isCell), "segment %v → %v passes between blocked cells", a, b)
 	}
 }
 

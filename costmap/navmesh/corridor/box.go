@@ -31,28 +31,107 @@ const paramTol = 1e-9
 //
 // It is O(len(boxes)) when the boxes are listed in the order the segment
 // meets them, as a route's regions are, and O(len(boxes)²) at worst. It
-// does not allocate.
-func InCorridor(a, b Point, boxes []Box) bool { return covered(a, b, boxes, 3) }
+// allocates only for more than 512 boxes.
+func InCorridor(a, b Point, boxes []Box) bool { return covered(a, b, boxes, 3, false) }
 
-// covered is InCorridor on the first axes axes.
-func covered(a, b Point, boxes []Box, axes int) bool {
+// inRoute is InCorridor on the first axes axes for a stretch of a route's
+// regions, listed in route order, with one more rule: the segment may pass
+// from one region to another only where the two are joined, consecutive
+// regions through their portal and any two through a face they share
+// (joined). So it never goes from region to region through a point or
+// an edge where they merely touch: between two blocked voxels set
+// corner to corner, a pinch no robot passes and the voxel lattice
+// forbids too. A region the segment touches at one point can still bridge
+// two others it shares faces with.
+func inRoute(a, b Point, regions []Box, axes int) bool { return covered(a, b, regions, axes, true) }
+
+// covered is InCorridor on the first axes axes, and inRoute when route is
+// set. It grows a set of reached boxes: first those holding a, then any
+// box whose interval meets a reached box's (within paramTol) and, for a
+// route, is joined to it. The reached intervals then cover [0, reach],
+// and the segment is covered when reach gets to 1.
+func covered(a, b Point, boxes []Box, axes int, route bool) bool {
 	d := Point{b[0] - a[0], b[1] - a[1], b[2] - a[2]}
-	reach := 0.0 // [0, reach] is covered
-	for {
+	var small [8]uint64
+	seen := small[:]
+	if n := (len(boxes) + 63) / 64; n > len(seen) {
+		seen = make([]uint64, n)
+	}
+	reach := -1.0
+	for i := range boxes {
+		if t0, t1 := clip(a, d, &boxes[i], axes); t0 <= paramTol && t1 >= t0-paramTol {
+			seen[i/64] |= 1 << (i % 64)
+			reach = max(reach, t1)
+		}
+	}
+	for reach >= 0 {
+		if reach >= 1-paramTol {
+			return true
+		}
 		grew := false
-		for i := range boxes {
-			t0, t1 := clip(a, d, &boxes[i], axes)
-			if t0 <= reach+paramTol && t1 > reach {
-				reach, grew = t1, true
-				if reach >= 1-paramTol {
-					return true
-				}
+		for j := range boxes {
+			if seen[j/64]&(1<<(j%64)) != 0 {
+				continue
 			}
+			t0, t1 := clip(a, d, &boxes[j], axes)
+			if t0 > reach+paramTol || t1 < t0-paramTol ||
+				route && !joinsSeen(a, d, boxes, seen, j, t0, t1, axes) {
+				continue
+			}
+			seen[j/64] |= 1 << (j % 64)
+			reach, grew = max(reach, t1), true
 		}
 		if !grew {
 			return false
 		}
 	}
+	return false
+}
+
+// joinsSeen reports whether box j, which the segment a + t·d meets over
+// [t0, t1], is joined to a box already seen whose interval meets that
+// one. It tries j's neighbours in the route first.
+func joinsSeen(a, d Point, boxes []Box, seen []uint64, j int, t0, t1 float64, axes int) bool {
+	try := func(i int) bool {
+		if i < 0 || i >= len(boxes) || seen[i/64]&(1<<(i%64)) == 0 {
+			return false
+		}
+		s0, s1 := clip(a, d, &boxes[i], axes)
+		return s0 <= t1+paramTol && t0 <= s1+paramTol &&
+			(i == j-1 || i == j+1 || joined(&boxes[i], &boxes[j], axes))
+	}
+	if try(j-1) || try(j+1) {
+		return true
+	}
+	for i := range boxes {
+		if i != j-1 && i != j+1 && try(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// joined reports whether boxes p and q share a face: their intersection
+// has at most one dimension fewer than the thinner of the two (a face of
+// two solid boxes, an edge of two flat ones).
+func joined(p, q *Box, axes int) bool {
+	dim, dp, dq := 0, 0, 0
+	for i := range axes {
+		lo, hi := max(p.Min[i], q.Min[i]), min(p.Max[i], q.Max[i])
+		if lo > hi {
+			return false
+		}
+		if lo < hi {
+			dim++
+		}
+		if p.Min[i] < p.Max[i] {
+			dp++
+		}
+		if q.Min[i] < q.Max[i] {
+			dq++
+		}
+	}
+	return dim >= min(dp, dq)-1
 }
 
 // clip returns the part [t0, t1] of [0, 1] for which a + t·d lies in box

@@ -8,7 +8,10 @@
 // opening between r[i] and r[i+1], their intersection: a Box with at
 // least one degenerate axis (a face, an edge or a single point). The
 // corridor is the union of the regions; a path is legal when every one of
-// its segments lies in that union (InCorridor).
+// its segments lies in that union (InCorridor) and passes from one region
+// to another only through a portal or a face the two share, never through
+// an edge or corner where they merely touch: there the free space is
+// pinched between two blocked voxels set corner to corner.
 //
 // Coordinates are cell coordinates: float64, one unit is one voxel edge,
 // axes x, y, z. The caller converts to and from metres. All coordinates

@@ -67,7 +67,7 @@ func offFace(s []Point, regions []Box, axes int) (r [4]Point, n int) {
 	if p2 == p {
 		return r, 0
 	}
-	in := func(a, b Point) bool { return covered(a, b, regions, axes) }
+	in := func(a, b Point) bool { return inRoute(a, b, regions, axes) }
 	keepP := !in(prev, p2)
 	keepQ := !in(q2, next)
 	if !in(p2, q2) || keepP && !in(p, p2) || keepQ && !in(q2, q) {
@@ -92,7 +92,7 @@ func boundarySide(p, q Point, ax int, regions []Box, axes int) float64 {
 		a, b := p, q
 		a[ax] += d
 		b[ax] += d
-		return covered(a, b, regions, axes)
+		return covered(a, b, regions, axes, false)
 	}
 	plus, minus := shifted(sideProbe), shifted(-sideProbe)
 	switch {

@@ -43,6 +43,33 @@ func TestInCorridorHandCases(t *testing.T) {
 	}
 }
 
+// TestInRoute: inRoute passes from region to region only through a
+// portal (consecutive regions, whatever the portal's shape) or a shared
+// face, where InCorridor takes any touching.
+func TestInRoute(t *testing.T) {
+	a, b := box2(0, 0, 2, 2), box2(2, 2, 4, 4) // corner to corner
+	side := box2(2, 0, 4, 2)                   // shares a face with both
+	far := box2(10, 10, 11, 11)                // touches neither
+	for _, c := range []struct {
+		name    string
+		regions []Box
+		want    bool
+	}{
+		{"consecutive through a corner portal", []Box{a, b}, true},
+		{"not consecutive, touching at a corner", []Box{a, far, b}, false},
+		{"bridged by a region sharing a face with both", []Box{a, far, b, side}, true},
+		{"bridge listed first", []Box{side, a, far, b}, true},
+	} {
+		for _, r := range [][2]Point{{{1, 1, 0.5}, {3, 3, 0.5}}, {{3, 3, 0.5}, {1, 1, 0.5}}} {
+			require.True(t, InCorridor(r[0], r[1], c.regions), c.name)
+			require.Equal(t, c.want, inRoute(r[0], r[1], c.regions, 3), "%s, %v → %v", c.name, r[0], r[1])
+		}
+	}
+	require.True(t, inRoute(Point{1, 1, 0.5}, Point{3, 1, 0.5}, []Box{a, far, side}, 3), "through a shared face")
+	require.True(t, inRoute(Point{1, 1, 0.5}, Point{1, 1, 0.5}, []Box{a}, 3), "a point")
+	require.False(t, inRoute(Point{1, 1, 0.5}, Point{5, 1, 0.5}, []Box{a, side}, 3), "past the end")
+}
+
 // backwards returns n unit boxes in a row along x, listed last first, the
 // worst order for InCorridor's sweep.
 func backwards(n int) []Box {

@@ -20,15 +20,17 @@ const (
 // when that shortens the path (relax). It pulls the string greedily: from
 // an anchor it moves to the farthest later polyline point it can reach
 // through an unbroken run of points each seen from the anchor by a
-// segment inside the regions between them (InCorridor), and repeats from
-// there (pull). Last, it drops each corner whose neighbours see each other
+// segment inside the regions between them that passes no pinch (see the
+// package doc), and repeats from there (pull). Last, it drops each corner whose neighbours see each other
 // and slides the others again, keeping a move only if it shortens the
 // path and both new segments stay in the corridor (refine).
 //
 // Guaranteed, when start lies in regions[0], goal in
 // regions[len(regions)−1] and each portal in both its regions: every
-// segment lies in the corridor (up to InCorridor's tolerance), and the
-// path is never longer than the clamped portal polyline (up to rounding).
+// segment lies in the corridor (up to InCorridor's tolerance) and
+// passes between regions only through a portal or a shared face (no
+// pinch, see the package doc), and the path is never longer than the
+// clamped portal polyline (up to rounding).
 // Not guaranteed: the exact 3D shortest path. Relaxation is coordinate
 // descent, which can stall where two portal points meet at an edge, and
 // is cut off after relaxSweeps sweeps; on flat corridors, where Funnel is
@@ -122,7 +124,7 @@ func pull(q []Point, regions []Box) {
 	last := len(q) - 1
 	for a := 0; a < last; {
 		b := a + 1
-		for j := a + 2; j <= last && InCorridor(q[a], q[j], span(regions, a, j)); j++ {
+		for j := a + 2; j <= last && inRoute(q[a], q[j], span(regions, a, j), 3); j++ {
 			b = j
 		}
 		for k := a + 1; k < b; k++ {
@@ -139,15 +141,15 @@ func refine(q []Point, regions, portals []Box) bool {
 	last := len(q) - 1
 	for p, k := 0, next(q, 0); k < last; k = next(q, k) {
 		n := next(q, k)
-		if InCorridor(q[p], q[n], span(regions, p, n)) {
+		if inRoute(q[p], q[n], span(regions, p, n), 3) {
 			drop(&q[k])
 			changed = true
 			continue
 		}
 		c := toward(&q[p], &q[n], &q[k], &portals[k-1])
 		if dist(&q[p], &c)+dist(&c, &q[n]) < dist(&q[p], &q[k])+dist(&q[k], &q[n]) &&
-			InCorridor(q[p], c, span(regions, p, k)) &&
-			InCorridor(c, q[n], span(regions, k, n)) {
+			inRoute(q[p], c, span(regions, p, k), 3) &&
+			inRoute(c, q[n], span(regions, k, n), 3) {
 			q[k] = c
 			changed = true
 		}

@@ -18,6 +18,15 @@ func TestShortcutHandCases(t *testing.T) {
 	l3, _ := route(box3(0, 0, 0, 4, 2, 1), box3(4, 0, 0, 6, 2, 1), box3(4, 2, 0, 6, 6, 1))
 	shaft, _ := route(box3(0, 0, 0, 2, 2, 2), box3(0, 0, 2, 2, 2, 10), box3(0, 2, 8, 2, 4, 10))
 	pinched, _ := route(box3(0, 0, 0, 2, 2, 2), box3(2, 2, 2, 4, 4, 4))
+	// A ring of four regions round the cell [0, 1]×[1, 2]; the first and
+	// the last touch along the edge x = y = 1 only, between two blocked
+	// cells. The straight line from start to goal passes that edge.
+	ring, _ := route(box3(0, 0, 0, 1, 1, 1), box3(-1, 0, 0, 0, 3, 1), box3(0, 2, 0, 2, 3, 1), box3(1, 1, 0, 2, 2, 1))
+	// Three regions round one blocked cell, [0, 1]×[1, 2]: the first and
+	// the last touch along an edge, and the middle one shares a face with
+	// each, so the straight line through that edge grazes the blocked
+	// cell and is legal.
+	bend, _ := route(box3(0, 0, 0, 1, 1, 1), box3(1, 0, 0, 2, 1, 1), box3(1, 1, 0, 2, 2, 1))
 	for _, c := range []funnelCase{
 		{"one region", straight[:1], Point{1, 1, 1}, Point{3, 1, 0}, []Point{{1, 1, 1}, {3, 1, 0}}},
 		{"start is goal", straight[:1], Point{1, 1, 1}, Point{1, 1, 1}, []Point{{1, 1, 1}, {1, 1, 1}}},
@@ -25,6 +34,9 @@ func TestShortcutHandCases(t *testing.T) {
 		{"flat L", l3, Point{1, 1, 0.5}, Point{5, 5, 0.5}, []Point{{1, 1, 0.5}, {4, 2, 0.5}, {5, 5, 0.5}}},
 		{"up a shaft", shaft, Point{1, 1, 1}, Point{1, 3, 9}, []Point{{1, 1, 1}, {1, 2, 8}, {1, 3, 9}}},
 		{"corner portal", pinched, Point{1, 1, 1}, Point{3, 3, 3.5}, []Point{{1, 1, 1}, {2, 2, 2}, {3, 3, 3.5}}},
+		{"round a pinch", ring, Point{0.5, 0.5, 0.5}, Point{1.5, 1.5, 0.5},
+			[]Point{{0.5, 0.5, 0.5}, {0, 1, 0.5}, {0, 2, 0.5}, {1, 2, 0.5}, {1.5, 1.5, 0.5}}},
+		{"round a corner", bend, Point{0.5, 0.5, 0.5}, Point{1.5, 1.5, 0.5}, []Point{{0.5, 0.5, 0.5}, {1.5, 1.5, 0.5}}},
 		{"start on portal", l3, Point{4, 1, 0.5}, Point{5, 5, 0.5}, []Point{{4, 1, 0.5}, {5, 5, 0.5}}},
 	} {
 		regions, portals := route(c.regions...)
