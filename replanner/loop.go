@@ -55,6 +55,8 @@ type Loop struct {
 	searched    time.Duration   // search time since then, over the Ticks the search took
 	holding     bool            // the path is held against a cheaper one (SwitchDelay); search again
 	heldEps     float64         // then, the bound of the last search's path
+	heldFrom    planners.NodeID // and the node that search ran from
+	heldClean   bool            // and the lattice has not changed since it
 	cheaperAt   time.Time       // since when searches have found a cheaper path than the one held; zero: none
 
 	changed []planners.NodeID // Update list of one Changed call
@@ -233,7 +235,7 @@ func (l *Loop) Changed(cs *voxel.ChangeSet) {
 	if len(l.changed) == 0 {
 		return
 	}
-	l.dirty, l.resumable = true, false
+	l.dirty, l.resumable, l.heldClean = true, false, false
 	if l.tunnel != nil {
 		l.tunnel.update(cs)
 	}

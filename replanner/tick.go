@@ -47,8 +47,11 @@ type Output struct {
 	// (Pending) because it ran past Config.RepairBudget.
 	Detour bool
 	// Held: the path is kept against a cheaper one that the searches
-	// have found for less than Config.SwitchDelay (Epsilon bounds it).
-	// The next Tick searches again: call it at the loop's usual rate.
+	// have found for less than Config.SwitchDelay. Epsilon bounds it, or
+	// is +Inf on a Tick whose search the Budget cut off after the robot
+	// or the map moved on from the search that found the cheaper path.
+	// The next Tick searches again: call it at the loop's usual rate, or
+	// soon when Pending (a search cut off goes on).
 	Held bool
 	// Stats are the planner's for this Tick (zero without a search).
 	// RepairTime is the time spent searching for this Tick's answer: this
@@ -183,7 +186,11 @@ func (l *Loop) replan(ctx context.Context, out Output, start, goal planners.Node
 		// on it. After a change its bound is unknown, and so is that of
 		// the rest of an ε-bounded path (only optimality passes to a
 		// suffix).
-		if l.affected || l.fell || (l.eps > 1 && at != l.path.head) {
+		// A held path's bound stands while the robot and the lattice
+		// have not moved since the search that set it.
+		out.Held = l.holding && !l.affected
+		bound := out.Held && l.heldClean && l.path.nodes[at] == l.heldFrom
+		if !bound && (l.affected || l.fell || (l.eps > 1 && at != l.path.head)) {
 			l.eps = math.Inf(1)
 		}
 		l.path.head = at
@@ -232,8 +239,9 @@ func (l *Loop) hold(res planners.Result, at int) bool {
 		l.eps = eps
 		l.settle(res.Path[0])
 		return true
-	case !cheaper:
-	case l.cheaperAt.IsZero():
+	case !cheaper: // AD* above ε = 1: nothing cheaper yet
+		l.cheaperAt = time.Time{}
+	case l.cheaperAt.IsZero() || l.cfg.Now().Before(l.cheaperAt): // first seen, or the clock stepped back
 		l.cheaperAt = l.cfg.Now()
 	case l.cfg.Now().Sub(l.cheaperAt) >= l.cfg.SwitchDelay:
 		return false
@@ -243,6 +251,8 @@ func (l *Loop) hold(res planners.Result, at int) bool {
 		l.eps = max(eps*cost/res.Cost, 1) // res.Cost ≤ eps · optimal
 	}
 	l.holding, l.heldEps, l.searched = true, eps, 0
+	l.heldFrom, l.heldClean = res.Path[0], true
+	l.stale, l.resumable = false, false // this search finished; the next is due at the loop's rate
 	return true
 }
 
