@@ -95,6 +95,10 @@ func (a *Args) parseFlag(flag, value string) error {
 		}
 		a.Params = append(a.Params, overrides...)
 	case "-e", "--enclave":
+		// rcl_init checks the enclave as a namespace (rcl_validate_enclave_name).
+		if err := ValidateNamespace(value); err != nil {
+			return fmt.Errorf("%w: --enclave: %v", ErrArgs, err)
+		}
 		a.Enclave = value
 	case "--log-level":
 		return a.parseLogLevel(value)

@@ -160,15 +160,18 @@ func defaultMiddleware(domainID *uint32, enclave string) (rmw.Middleware, error)
 	return newDefaultMiddleware(id, enclave)
 }
 
-// DomainIDFromEnv parses ROS_DOMAIN_ID as rcl does (C integer syntax);
-// unset or empty means domain 0.
+// DomainIDFromEnv parses ROS_DOMAIN_ID as rcl_get_default_domain_id
+// does, with strtoul(s, &end, 0): leading white space and anything after
+// the number are ignored ("5 ", " 5" and "5\r" are domain 5), and only a
+// value with no number in front ("x5") is refused; so is one above 232.
+// Unset or empty means domain 0.
 func DomainIDFromEnv() (uint32, error) {
 	s := os.Getenv("ROS_DOMAIN_ID")
 	if s == "" {
 		return 0, nil
 	}
-	v, ok := cInt(s)
-	if !ok || v < 0 || v > 232 {
+	v, rest, ok := cUlongPrefix(s)
+	if !ok || v == 0 && rest != "" || v > 232 {
 		return 0, fmt.Errorf("%w: %q", ErrDomainID, s)
 	}
 	return uint32(v), nil

@@ -348,20 +348,6 @@ func TestWaitsEndOnCloseAndCancel(t *testing.T) {
 	}
 }
 
-func TestDomainIDFromEnv(t *testing.T) {
-	for s, want := range map[string]uint32{"": 0, "7": 7, "0x10": 16, "010": 8, "232": 232} {
-		t.Setenv("ROS_DOMAIN_ID", s)
-		got, err := DomainIDFromEnv()
-		require.NoError(t, err, s)
-		require.Equal(t, want, got, s)
-	}
-	for _, s := range []string{"233", "-1", "0b1", "1_0", "seven", " 7"} {
-		t.Setenv("ROS_DOMAIN_ID", s)
-		_, err := DomainIDFromEnv()
-		require.ErrorIs(t, err, ErrDomainID, s)
-	}
-}
-
 // TestSubscriptionCloseWaitsWhileNodeCloses: Subscription.Close waits for
 // a running handler even when the node, its context cancelled, is closing
 // at the same time and has already marked the subscription closed. It

@@ -54,13 +54,15 @@ func parseParamRule(rule string) (Override, error) {
 // validateParamName checks a parameter name against rcl's grammar for -p:
 // part ("." part)*, each part a run of tokens and slashes, so that the
 // QoS override names (qos_overrides./scan.subscription.depth) are names.
+// rcl's lexer splits a__b into the tokens a_ and _b, so a run of
+// underscores is allowed, unlike in remap names.
 func validateParamName(name string) error {
 	for _, part := range strings.Split(name, ".") {
 		if part == "" {
 			return fmt.Errorf("invalid parameter name %q", name)
 		}
 		for _, tok := range strings.Split(part, "/") {
-			if tok != "" && !remapToken.MatchString(tok) {
+			if tok != "" && !nodeKeyToken.MatchString(tok) {
 				return fmt.Errorf("invalid parameter name %q", name)
 			}
 		}
@@ -96,6 +98,9 @@ func walkNodeKeys(m *yaml.Node, path, source string, out *[]Override) error {
 			if path == "" {
 				return fmt.Errorf("%w: params file %s line %d: ros__parameters outside a node key", ErrArgs, source, m.Content[i].Line)
 			}
+			if err := validateNodeKey(path); err != nil {
+				return fmt.Errorf("%w: params file %s line %d: %v", ErrArgs, source, m.Content[i].Line, err)
+			}
 			if err := walkParams(val, path, "", source, out); err != nil {
 				return err
 			}
@@ -109,17 +114,38 @@ func walkNodeKeys(m *yaml.Node, path, source string, out *[]Override) error {
 }
 
 // joinNodeKey appends a file's key to the node key above it, as rcl's
-// parser does: "/" between them, and a leading "/" only if the file's
-// first key has one.
+// parser does: "/" between them (one: the root key "/" and "navnode"
+// make "/navnode"), and a leading "/" only if the file's first key has
+// one.
 func joinNodeKey(path, key string) string {
 	name := strings.Trim(key, "/")
 	switch {
 	case path != "":
-		return path + "/" + name
+		return strings.TrimSuffix(path, "/") + "/" + name
 	case strings.HasPrefix(key, "/"):
 		return "/" + name
 	}
 	return name
+}
+
+// nodeKeyToken is a namespace or node name token as rmw validates them.
+var nodeKeyToken = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// validateNodeKey checks a params file's node key as rcl's parser does
+// before it takes the parameters under it: each token a valid name (no
+// leading digit, letters, digits and _ only) or a whole * or ** wildcard,
+// none empty. A key that breaks these would match no node, and its
+// parameters would be lost without a word.
+func validateNodeKey(key string) error {
+	if key == "/" {
+		return fmt.Errorf("node key %q names no node", key)
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(key, "/"), "/") {
+		if tok != "*" && tok != "**" && !nodeKeyToken.MatchString(tok) {
+			return fmt.Errorf("node key %q: %q is not a node name, a namespace or a whole * or ** wildcard", key, tok)
+		}
+	}
+	return nil
 }
 
 func walkParams(m *yaml.Node, nodeKey, prefix, source string, out *[]Override) error {
@@ -201,6 +227,51 @@ func cInt(s string) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(sign+body, base, 64)
 	return v, err == nil
+}
+
+// cUlongPrefix reads an unsigned number from the front of s as
+// strtoul(s, &end, 0) does: white space, a sign, then decimal, 0x hex or
+// 0 octal digits. It returns the number, the text after it (all of s when
+// there is no number), and false when the number does not fit 64 bits or
+// is negative (strtoul wraps those; no caller wants them).
+func cUlongPrefix(s string) (v uint64, rest string, ok bool) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg, t = t[0] == '-', t[1:]
+	}
+	base := uint64(10)
+	switch {
+	case len(t) > 2 && (t[:2] == "0x" || t[:2] == "0X") && digitValue(t[2]) < 16:
+		base, t = 16, t[2:]
+	case t != "" && t[0] == '0':
+		base = 8
+	}
+	n := 0
+	for ; n < len(t) && digitValue(t[n]) < base; n++ {
+		d := digitValue(t[n])
+		if v > (math.MaxUint64-d)/base {
+			return 0, t[n:], false
+		}
+		v = v*base + d
+	}
+	if n == 0 {
+		return 0, s, true
+	}
+	return v, t[n:], !neg || v == 0
+}
+
+// digitValue is the value of hex digit c, or 16 for another byte.
+func digitValue(c byte) uint64 {
+	switch {
+	case '0' <= c && c <= '9':
+		return uint64(c - '0')
+	case 'a' <= c && c <= 'f':
+		return uint64(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return uint64(c-'A') + 10
+	}
+	return 16
 }
 
 var cFloatRE = regexp.MustCompile(`^[+-]?(` +
