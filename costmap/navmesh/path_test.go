@@ -52,16 +52,14 @@ func TestStraightPath(t *testing.T) {
 					if !ok1 || !ok2 {
 						break
 					}
-					res, err := astar.Plan(ctx, na, nb, nil)
-					if err != nil {
+					var route []planners.NodeID
+					if route, pts = straightPath(t, m, astar, a, na, b, nb, pts); route == nil {
 						continue
 					}
-					pts, err = m.StraightPath(keyPoint(a), keyPoint(b), res.Path, pts)
-					require.NoError(t, err)
 					ka, kb := keyPoint(a), keyPoint(b)
 					require.Equal(t, ka[:2], pts[0][:2])
 					require.Equal(t, kb[:2], pts[len(pts)-1][:2])
-					checkLegal(t, m, res.Path, pts, isCell)
+					checkLegal(t, m, route, pts, isCell)
 					if lat == nil {
 						continue
 					}
@@ -83,6 +81,20 @@ func TestStraightPath(t *testing.T) {
 			}
 		})
 	}
+}
+
+// straightPath plans on the mesh from cell a (region na) to b (nb) and
+// returns the route and StraightPath's path along it, appended to
+// pts[:0]; the route is nil when there is no path.
+func straightPath(t *testing.T, m *Mesh, astar *planners.AStar, a voxel.Key, na planners.NodeID, b voxel.Key, nb planners.NodeID, pts [][3]float64) ([]planners.NodeID, [][3]float64) {
+	t.Helper()
+	res, err := astar.Plan(context.Background(), na, nb, nil)
+	if err != nil {
+		return nil, pts
+	}
+	pts, err = m.StraightPath(keyPoint(a), keyPoint(b), res.Path, pts)
+	require.NoError(t, err)
+	return res.Path, pts
 }
 
 func keyPoint(k voxel.Key) [3]float64 { return [3]float64{float64(k.X), float64(k.Y), float64(k.Z)} }

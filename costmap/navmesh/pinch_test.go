@@ -1,7 +1,6 @@
 package navmesh
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -144,7 +143,6 @@ func TestStraightPathNoPinch(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, 32))
-			ctx := context.Background()
 			paths, bad := 0, 0
 			for range 400 {
 				g := newGrid(c.w, c.h, c.d)
@@ -167,12 +165,10 @@ func TestStraightPathNoPinch(t *testing.T) {
 					if !ok1 || !ok2 {
 						break
 					}
-					res, err := astar.Plan(ctx, na, nb, nil)
-					if err != nil {
+					var route []planners.NodeID
+					if route, pts = straightPath(t, m, astar, a, na, b, nb, pts); route == nil {
 						continue
 					}
-					pts, err = m.StraightPath(keyPoint(a), keyPoint(b), res.Path, pts)
-					require.NoError(t, err)
 					paths++
 					levels := map[int32]bool{0: true}
 					for i := 1; i < len(pts); i++ {
