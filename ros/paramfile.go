@@ -62,7 +62,7 @@ func validateParamName(name string) error {
 			return fmt.Errorf("invalid parameter name %q", name)
 		}
 		for _, tok := range strings.Split(part, "/") {
-			if tok != "" && !nodeKeyToken.MatchString(tok) {
+			if tok != "" && !nameToken.MatchString(tok) {
 				return fmt.Errorf("invalid parameter name %q", name)
 			}
 		}
@@ -128,8 +128,9 @@ func joinNodeKey(path, key string) string {
 	return name
 }
 
-// nodeKeyToken is a namespace or node name token as rmw validates them.
-var nodeKeyToken = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// nameToken is a token of a node name or namespace, as rmw validates
+// them, and of a parameter name.
+var nameToken = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // validateNodeKey checks a params file's node key as rcl's parser does
 // before it takes the parameters under it: each token a valid name (no
@@ -141,7 +142,7 @@ func validateNodeKey(key string) error {
 		return fmt.Errorf("node key %q names no node", key)
 	}
 	for _, tok := range strings.Split(strings.TrimPrefix(key, "/"), "/") {
-		if tok != "*" && tok != "**" && !nodeKeyToken.MatchString(tok) {
+		if tok != "*" && tok != "**" && !nameToken.MatchString(tok) {
 			return fmt.Errorf("node key %q: %q is not a node name, a namespace or a whole * or ** wildcard", key, tok)
 		}
 	}
