@@ -144,6 +144,7 @@ func TestStraightPathNoPinch(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(31, 32))
 			paths, bad := 0, 0
+			levels := map[int32]bool{0: true} // the ground maps' one level
 			for range 400 {
 				g := newGrid(c.w, c.h, c.d)
 				density := 2 + rng.IntN(3) // in 10
@@ -170,7 +171,6 @@ func TestStraightPathNoPinch(t *testing.T) {
 						continue
 					}
 					paths++
-					levels := map[int32]bool{0: true}
 					for i := 1; i < len(pts); i++ {
 						if ps := pinches(m, pts[i-1], pts[i], levels, isCell); len(ps) > 0 {
 							bad++
