@@ -1,8 +1,11 @@
 package ros
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -72,20 +75,28 @@ func validateParamName(name string) error {
 
 // ParseParamsFile parses a ROS 2 parameters file: node keys (nested or as
 // slash paths, with /* and /** wildcards) holding ros__parameters maps.
-// source names the file in messages.
+// source names the file in messages. A file of several YAML documents
+// (split by ---) is read whole, in order, as rcl_yaml_param_parser reads
+// it: a later document's value of a parameter overrides an earlier one's.
 func ParseParamsFile(text, source string) ([]Override, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return nil, fmt.Errorf("%w: params file %s: %v", ErrArgs, source, err)
-	}
-	if len(doc.Content) == 0 {
-		return nil, nil
-	}
+	dec := yaml.NewDecoder(strings.NewReader(text))
 	var out []Override
-	if err := walkNodeKeys(doc.Content[0], "", source, &out); err != nil {
-		return nil, err
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: params file %s: %v", ErrArgs, source, err)
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		if err := walkNodeKeys(doc.Content[0], "", source, &out); err != nil {
+			return nil, err
+		}
 	}
-	return out, nil
 }
 
 func walkNodeKeys(m *yaml.Node, path, source string, out *[]Override) error {
@@ -283,7 +294,8 @@ var cFloatRE = regexp.MustCompile(`^[+-]?(` +
 // cFloat parses s as rcl_yaml_param_parser does: YAML's .nan and .inf in
 // the spellings of its fixed list, else the whole string as strtod reads
 // it (decimal or hexadecimal, nan, inf and infinity in any case), out of
-// range refused.
+// range refused: too large, or too small (see underflows), where strtod
+// sets ERANGE and rcl takes the text as a string.
 func cFloat(s string) (float64, bool) {
 	switch s {
 	case ".nan", ".NaN", ".NAN":
@@ -304,8 +316,42 @@ func cFloat(s string) (float64, bool) {
 		s += "p0" // strtod's hexadecimal exponent is optional; ParseFloat's is not
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	return v, err == nil
+	if err != nil || underflows(s, v) {
+		return 0, false
+	}
+	return v, true
 }
+
+// underflows reports whether glibc's strtod sets ERANGE for underflow on
+// s, which it reads as v: when s is not exactly v and is tiny, below the
+// smallest normal double once rounded to 53 bits with no lower limit on
+// the exponent. So 1e-400 (read as 0) and 1e-310 (a subnormal) underflow,
+// 0x1p-1074 (exactly the least subnormal) and 0e-400 do not, and
+// 2.2250738585072012e-308 does though strtod rounds it up to the smallest
+// normal: the cases of TestParamFloatUnderflow, taken from glibc.
+func underflows(s string, v float64) bool {
+	if math.Abs(v) > minNormal {
+		return false
+	}
+	if v == 0 { // the exponent may be huge: look at the digits only
+		mantissa := strings.ToLower(strings.TrimLeft(s, "+-"))
+		if strings.HasPrefix(mantissa, "0x") {
+			mantissa, _, _ = strings.Cut(mantissa[2:], "p")
+		} else {
+			mantissa, _, _ = strings.Cut(mantissa, "e")
+		}
+		return strings.ContainsAny(mantissa, "123456789abcdef")
+	}
+	exact, ok := new(big.Rat).SetString(s)
+	if !ok || exact.Cmp(new(big.Rat).SetFloat64(v)) == 0 {
+		return false
+	}
+	rounded := new(big.Float).SetPrec(53).SetRat(exact)
+	return rounded.Abs(rounded).Cmp(big.NewFloat(minNormal)) < 0
+}
+
+// minNormal is the smallest normal float64, 2⁻¹⁰²².
+const minNormal = 0x1p-1022
 
 func sequenceValue(n *yaml.Node) (any, error) {
 	if len(n.Content) == 0 {

@@ -82,3 +82,48 @@ func TestDomainIDLikeRcl(t *testing.T) {
 		require.ErrorIs(t, err, ErrDomainID, "%q", s)
 	}
 }
+
+// TestParamsFileDocuments: rcl_yaml_param_parser's parse_file_events
+// passes over document starts and ends and reads to the end of the
+// stream, so every document of a file counts, a later value overriding an
+// earlier one; navnode read the first document only. An empty document
+// is an error in both (rcl: "No key").
+func TestParamsFileDocuments(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "p.yaml")
+	text := "navnode:\n  ros__parameters:\n    a: 1\n    b: first\n---\n/**:\n  ros__parameters:\n    b: second\n    c: 2.5\n...\n"
+	require.NoError(t, os.WriteFile(file, []byte(text), 0o644))
+	args, _, err := ParseArgs([]string{"--ros-args", "--params-file", file})
+	require.NoError(t, err)
+	n := &Node{name: "navnode", ns: "/", args: args, params: newParams(args.Params, "/navnode")}
+	a, err := Declare(n, "a", int64(0), "")
+	require.NoError(t, err)
+	b, err := Declare(n, "b", "", "")
+	require.NoError(t, err)
+	c, err := Declare(n, "c", 0.0, "")
+	require.NoError(t, err)
+	require.Equal(t, []any{int64(1), "second", 2.5}, []any{a, b, c})
+
+	_, err = ParseParamsFile("navnode:\n  ros__parameters:\n    a: 1\n---\n", "p.yaml")
+	require.ErrorIs(t, err, ErrArgs)
+}
+
+// TestParamFloatUnderflow: rcl reads a float with strtod and takes the
+// text as a string when strtod sets ERANGE, which glibc does for
+// underflow as well as overflow (each case run through glibc 2.36's
+// strtod on this machine). navnode read 1e-400 as 0.
+func TestParamFloatUnderflow(t *testing.T) {
+	for text, want := range map[string]any{
+		"1e-400": "1e-400", "-1e-400": "-1e-400", "1e-310": "1e-310", "1e-320": "1e-320",
+		"5e-324": "5e-324", "2.5e-324": "2.5e-324", "0x1p-1080": "0x1p-1080", "0x1.8p-1074": "0x1.8p-1074",
+		"2.2250738585072011e-308": "2.2250738585072011e-308",
+		"2.2250738585072012e-308": "2.2250738585072012e-308", // rounds up to the least normal, still ERANGE
+		"2.2250738585072013e-308": 0x1p-1022,
+		"2.2250738585072014e-308": 0x1p-1022,
+		"0x1p-1074":               0x1p-1074,
+		"0e-400":                  0.0, "0.0e999": 0.0, "0x0p-99999": 0.0, "1e-300": 1e-300,
+	} {
+		o, err := parseParamRule("x:=" + text)
+		require.NoError(t, err)
+		require.Equal(t, want, o.Value, text)
+	}
+}
