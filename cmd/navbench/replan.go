@@ -30,11 +30,11 @@ type replanFlags struct {
 
 // replanEvent is one change and what each planner paid to repair it.
 type replanEvent struct {
-	kind     planners.Change
-	exp      [numRepairers]int
-	elapsed  [numRepairers]time.Duration
-	scenario planners.DPAScenario
-	noPath   bool // the change cut the goal off (A* from scratch searched everything it could reach)
+	kind    planners.Change
+	exp     [numRepairers]int
+	elapsed [numRepairers]time.Duration
+	dpaCase planners.DPAScenario
+	noPath  bool // the change cut the goal off (A* from scratch searched everything it could reach)
 }
 
 // firstPlan is what each planner paid for a walk's first search, from
@@ -99,15 +99,22 @@ func runReplan(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	order := longestFirst(scen, f.scenarios)
+	if len(order) == 0 {
+		return errors.New("replan: no scenarios in the file")
+	}
 	fmt.Fprintf(stdout, "# navbench replan: %s (%d×%d×%d), %d scenarios × %d events, %d³ obstacles every %d steps, %d–%d steps ahead\n",
-		f.mapPath, l.W, l.H, l.D, f.scenarios, f.events, f.block, f.every, f.ahead, f.reach)
+		f.mapPath, l.W, l.H, l.D, len(order), f.events, f.block, f.every, f.ahead, f.reach)
 	tw := tabwriter.NewWriter(stdout, 0, 8, 1, ' ', 0)
 	fmt.Fprintln(tw, "scenario\tevent\tkind\tastar_exp\tastar_us\tdstarlite_exp\tdstarlite_us\tadstar_exp\tadstar_us\tdpastar_exp\tdpastar_us\tdpastar_scenario")
 	rng := rand.New(rand.NewPCG(f.seed, 1))
 	ps := &repairers{planners.NewAStar(l), planners.NewDStarLite(l), planners.NewADStar(l), planners.NewDPAStar(l)}
+	if err := ps.warmUp(l, scen[order[0]]); err != nil {
+		return fmt.Errorf("replan: warm-up: %w", err)
+	}
 	var all []replanEvent
 	var firsts []firstPlan
-	for _, i := range longestFirst(scen, f.scenarios) {
+	for _, i := range order {
 		w := &walk{f: &f, l: l, rng: rng, repairers: ps}
 		evs, err := w.run(scen[i], func(e int, ev replanEvent) { printEvent(tw, i, e, ev) })
 		if err != nil {
@@ -115,7 +122,9 @@ func runReplan(args []string, stdout io.Writer) error {
 		}
 		all, firsts = append(all, evs...), append(firsts, w.first)
 	}
-	tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	return summarizeReplan(stdout, all, firsts)
 }
 
@@ -139,7 +148,7 @@ func printEvent(w io.Writer, scen, e int, ev replanEvent) {
 	for p := range numRepairers {
 		fmt.Fprintf(w, "\t%d\t%.0f", ev.exp[p], us(ev.elapsed[p]))
 	}
-	fmt.Fprintf(w, "\t%s\n", ev.scenario)
+	fmt.Fprintf(w, "\t%s\n", ev.dpaCase)
 }
 
 // repairers are the planners compared. One set serves every walk, as a
@@ -149,6 +158,19 @@ type repairers struct {
 	dlite *planners.DStarLite
 	ad    *planners.ADStar
 	dpa   *planners.DPAStar
+}
+
+// warmUp plans s once with every planner, untimed, so that sizing their
+// per-node state to the map stays out of the first walk's first searches
+// (each walk starts D* Lite and AD* over).
+func (ps *repairers) warmUp(l *planners.Lattice, s planners.Scenario) error {
+	start, goal := endpoints(l, s)
+	for i, p := range [numRepairers]planner{ps.astar, ps.dlite, ps.ad, ps.dpa} {
+		if _, err := p.Plan(context.Background(), start, goal, nil); err != nil {
+			return fmt.Errorf("%s: %w", repairerNames[i], err)
+		}
+	}
+	return nil
 }
 
 // walk is one robot's trip through a scenario.
@@ -306,7 +328,7 @@ func (w *walk) repair(kind planners.Change) (replanEvent, error) {
 	})
 	timed(dpaStar, func() (planners.Result, error) {
 		r, s, err := w.dpa.Replan(ctx, w.path, w.at, w.goal, w.region(), kind, nil)
-		ev.scenario = s
+		ev.dpaCase = s
 		return r, err
 	})
 	want := res[fromScratch].Cost
@@ -345,7 +367,16 @@ func (w *walk) undoLast() error {
 	if err := w.ad.Update(w.changed); err != nil {
 		return err
 	}
-	r, err := w.dpa.Plan(context.Background(), w.path[w.at], w.goal, nil)
+	ctx, robot := context.Background(), w.path[w.at]
+	// Every planner settles the undo here, untimed, so that none carries
+	// its repair into the next event's figures.
+	if _, err := w.dlite.Plan(ctx, robot, w.goal, nil); err != nil {
+		return err
+	}
+	if _, err := w.ad.Plan(ctx, robot, w.goal, nil); err != nil {
+		return err
+	}
+	r, err := w.dpa.Plan(ctx, robot, w.goal, nil)
 	if err != nil {
 		return err
 	}

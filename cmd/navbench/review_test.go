@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -205,4 +207,63 @@ func TestVoxelThetaGain(t *testing.T) {
 	}
 	require.Positive(t, best)
 	require.InDelta(t, best, reported, 0.01*best, "summary %v, lines %v\n%s", reported, best, out.String())
+}
+
+// TestReplanUndoSettled: after an event that cuts the goal off, undoLast
+// lets every planner settle the undo, untimed. It used to re-plan DPA*
+// only, so D* Lite's and AD*'s repair of the undo was timed in the next
+// event (found in review, 2026-11-23).
+func TestReplanUndoSettled(t *testing.T) {
+	l, err := planners.NewLattice(80, 1, 1, false) // a corridor: any block cuts it
+	require.NoError(t, err)
+	f := replanFlags{events: 1, every: 2, block: 1, ahead: 20, reach: 21}
+	ps := &repairers{planners.NewAStar(l), planners.NewDStarLite(l), planners.NewADStar(l), planners.NewDPAStar(l)}
+	w := &walk{f: &f, l: l, rng: rand.New(rand.NewPCG(1, 1)), repairers: ps}
+	s := planners.Scenario{Start: [3]int32{0, 0, 0}, Goal: [3]int32{79, 0, 0}, Optimal: 79}
+	cut := 0
+	_, err = w.run(s, func(_ int, ev replanEvent) {
+		if !ev.noPath {
+			return
+		}
+		cut++
+		for _, p := range []planner{w.dlite, w.ad} {
+			r, err := p.Plan(context.Background(), w.path[w.at], w.goal, nil)
+			require.NoError(t, err)
+			require.Zero(t, r.Stats.Expansions, "the undo's repair was left for the next event")
+		}
+	})
+	require.NoError(t, err)
+	require.Equal(t, 1, cut)
+}
+
+// TestTunnelGrowEndsAtW: a pass that holds no path widens the tunnels
+// after it to at least twice its width, no more. Doubling a scale
+// instead made grow's failed first tunnel (W/2.5) double every later
+// one, so its ε = 1 tunnel was 2W where W held a path (found in review,
+// 2026-11-23: 66 of Complex's every hundredth scenarios).
+func TestTunnelGrowEndsAtW(t *testing.T) {
+	m := shareddata.Path(t, "data", "movingai-voxel", "Complex.3dmap")
+	l, scen, err := loadMovingAI(m, m+".3dscen")
+	require.NoError(t, err)
+	tunnel := func(schedule string) *tunnelPlanner {
+		tp, err := newTunnelPlanner(l, tunnelFlags{width: 1.5, tile: 6, route: "portals", routeWeight: 1.15, line: "shortcut", schedule: schedule})
+		require.NoError(t, err)
+		return tp
+	}
+	fixed, grow := tunnel("fixed"), tunnel("grow")
+	ctx := context.Background()
+	checked := 0
+	for i := 0; i < len(scen); i += 100 {
+		rf, err := fixed.plan(ctx, scen[i])
+		require.NoError(t, err)
+		rg, err := grow.plan(ctx, scen[i])
+		require.NoError(t, err)
+		if rf.retries > 0 || rg.retries == 0 {
+			continue
+		}
+		checked++
+		require.Equal(t, len(fixed.cells), len(grow.cells), "scenario %d: grow retried %d times", i, rg.retries)
+		require.InDelta(t, rf.cost, rg.cost, 1e-9, "scenario %d", i)
+	}
+	require.Positive(t, checked, "no scenario where grow's narrow tunnels failed and fixed's did not")
 }

@@ -26,9 +26,11 @@ const (
 // proportional to the inflation factor", narrow for the fast inflated
 // search and widened as ε falls); "shrink" is the reverse (wide while
 // inflated, narrowing to W); "fixed" keeps W. All three end at W, so they
-// find the same paths unless a pass fails; on Complex, fixed expands
-// least (grow's narrow first tunnels fail and double; shrink repairs
-// every cell that leaves) and spends nothing on re-marking.
+// find the same paths unless a pass at W fails. A pass that fails sets a
+// floor of twice its width under every later width. On Complex grow and
+// fixed expand about as much (grow's narrow first tunnels often fail and
+// are searched again), fixed spends nothing on re-marking, and shrink
+// repairs every cell that leaves.
 var tunnelSchedules = map[string]func(w, eps float64) float64{
 	"grow":   func(w, eps float64) float64 { return w / eps },
 	"shrink": func(w, eps float64) float64 { return w * eps },
@@ -37,10 +39,10 @@ var tunnelSchedules = map[string]func(w, eps float64) float64{
 
 // tunnelFlags are `navbench tunnel`'s settings.
 type tunnelFlags struct {
-	mapPath, scenPath    string
-	n, every, tile       int
-	width, routeWeight   float64
-	route, line, schedMe string
+	mapPath, scenPath     string
+	n, every, tile        int
+	width, routeWeight    float64
+	route, line, schedule string
 }
 
 func parseTunnelFlags(args []string, stdout io.Writer) (tunnelFlags, error) {
@@ -56,7 +58,7 @@ func parseTunnelFlags(args []string, stdout io.Writer) (tunnelFlags, error) {
 	fs.StringVar(&f.route, "route", "portals", "coarse route: A* over the mesh's portals (portals) or its regions (regions)")
 	fs.Float64Var(&f.routeWeight, "routeweight", 1.15, "weight of the coarse A* (≥ 1)")
 	fs.StringVar(&f.line, "line", "shortcut", "centre line through the route: shortcut (Mesh.StraightPath) or portal (Mesh.RoutePolyline)")
-	fs.StringVar(&f.schedMe, "schedule", "fixed", "width by ε: fixed (W), grow (W/ε) or shrink (W·ε)")
+	fs.StringVar(&f.schedule, "schedule", "fixed", "width by ε: fixed (W), grow (W/ε) or shrink (W·ε)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -75,8 +77,8 @@ func parseTunnelFlags(args []string, stdout io.Writer) (tunnelFlags, error) {
 		return f, fmt.Errorf("tunnel: -routeweight %v: want ≥ 1", f.routeWeight)
 	case f.line != "shortcut" && f.line != "portal":
 		return f, fmt.Errorf("tunnel: -line %q: want shortcut or portal", f.line)
-	case tunnelSchedules[f.schedMe] == nil:
-		return f, fmt.Errorf("tunnel: -schedule %q: want fixed, grow or shrink", f.schedMe)
+	case tunnelSchedules[f.schedule] == nil:
+		return f, fmt.Errorf("tunnel: -schedule %q: want fixed, grow or shrink", f.schedule)
 	}
 	if f.scenPath == "" {
 		f.scenPath = f.mapPath + ".3dscen"
@@ -114,7 +116,7 @@ func runTunnel(args []string, stdout io.Writer) error {
 		return fmt.Errorf("tunnel: %w", err)
 	}
 	fmt.Fprintf(stdout, "# navbench tunnel: %s (%d×%d×%d), every %d-th scenario; width %g at ε = 1 (%s schedule), %s line, route over %s (A* weight %g), tile %d\n",
-		f.mapPath, l.W, l.H, l.D, f.every, f.width, f.schedMe, f.line, f.route, f.routeWeight, f.tile)
+		f.mapPath, l.W, l.H, l.D, f.every, f.width, f.schedule, f.line, f.route, f.routeWeight, f.tile)
 	fmt.Fprintf(stdout, "# mesh: %d regions, %d portals; built in %.1f ms, portal graph %.1f ms\n",
 		tp.mesh.NumRegions(), tp.portals.NumNodes()-2, tunnelMS(tp.meshBuild), tunnelMS(tp.portalBuild))
 	whole := planners.NewADStar(l)
@@ -158,7 +160,7 @@ func runTunnel(args []string, stdout io.Writer) error {
 			return fmt.Errorf("tunnel: scenario %d: the tunnel path costs %.6f, less than the optimum %.6f", i, t.cost, s.Optimal)
 		}
 		fmt.Fprintf(stdout, "%d\t%.6f\t%.6f\t%d\t%.1f\t%.6f\t%d\t%.1f\t%d\n", i, s.Optimal,
-			a.Cost, a.Stats.Expansions, tunnelMS(elapsed)*1000, t.cost, t.expansions, tunnelMS(t.elapsed)*1000, t.retries)
+			a.Cost, a.Stats.Expansions, us(elapsed), t.cost, t.expansions, us(t.elapsed), t.retries)
 		sum.add(s.Optimal, a.Stats.Expansions, elapsed, t)
 	}
 	sum.print(stdout)
@@ -229,7 +231,7 @@ func newTunnelPlanner(l *planners.Lattice, f tunnelFlags) (*tunnelPlanner, error
 	words := (l.NumNodes() + 63) / 64
 	tp.mask = planners.NewMasked(l, make([]uint64, words))
 	tp.spare, tp.listed = make([]uint64, words), make([]uint64, words)
-	tp.schedule = tunnelSchedules[f.schedMe]
+	tp.schedule = tunnelSchedules[f.schedule]
 	tp.maxWidth = math.Sqrt(float64(l.W)*float64(l.W) + float64(l.H)*float64(l.H) + float64(l.D)*float64(l.D))
 	for e := tunnelEps0; e > 1; e -= tunnelStep {
 		tp.eps = append(tp.eps, e)
@@ -252,12 +254,16 @@ func (tp *tunnelPlanner) plan(ctx context.Context, s planners.Scenario) (tunnelR
 	}
 	start, goal := endpoints(tp.l, s)
 	eps := tp.eps
-	widthAt := func(k int, scale float64) float64 { return min(scale*tp.schedule(tp.f.width, eps[k]), tp.maxWidth) }
-	scale, first := 1.0, true
+	// floor: twice the last width that held no path; no later tunnel is
+	// narrower, and none is wider than the schedule or the floor asks.
+	widthAt := func(k int, floor float64) float64 {
+		return min(max(tp.schedule(tp.f.width, eps[k]), floor), tp.maxWidth)
+	}
+	floor, first := 0.0, true
 	for k := 0; k < len(eps); {
-		w := widthAt(k, scale)
+		w := widthAt(k, floor)
 		last := k // the steps that share this width share one Plan call
-		for last+1 < len(eps) && widthAt(last+1, scale) == w {
+		for last+1 < len(eps) && widthAt(last+1, floor) == w {
 			last++
 		}
 		tp.retunnel(w, !first)
@@ -273,7 +279,7 @@ func (tp *tunnelPlanner) plan(ctx context.Context, s planners.Scenario) (tunnelR
 		r, err := tp.ad.Plan(ctx, start, goal, tp.path)
 		run.expansions += r.Stats.Expansions
 		if errors.Is(err, planners.ErrNoPath) && w < tp.maxWidth {
-			scale *= 2
+			floor = 2 * w
 			run.retries++
 			continue
 		}
@@ -410,20 +416,10 @@ func (s *tunnelSummary) print(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "# summary: %d scenarios; expansions unrestricted/tunnel: total %.2f×, median %.2f×; time: total %.2f×, median %.2f×\n",
-		s.count, float64(s.wholeExp)/float64(max(1, s.tunExp)), tunnelMedian(s.expRatio),
-		float64(s.wholeTime)/float64(max(1, s.tunTime)), tunnelMedian(s.tRatio))
+		s.count, float64(s.wholeExp)/float64(max(1, s.tunExp)), median(s.expRatio),
+		float64(s.wholeTime)/float64(max(1, s.tunTime)), median(s.tRatio))
 	fmt.Fprintf(w, "# summary: tunnel cost over optimal: median %.2f%%, max %.2f%%; within 5%%: %d of %d (%.0f%%); retries %d\n",
-		tunnelMedian(s.excess), slices.Max(s.excess), within, s.count, 100*float64(within)/float64(s.count), s.retries)
-}
-
-func tunnelMedian(v []float64) float64 {
-	v = slices.Clone(v)
-	slices.Sort(v)
-	k := len(v)
-	if k%2 == 1 {
-		return v[k/2]
-	}
-	return (v[k/2-1] + v[k/2]) / 2
+		median(s.excess), slices.Max(s.excess), within, s.count, 100*float64(within)/float64(s.count), s.retries)
 }
 
 func tunnelMS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -101,7 +101,7 @@ func TestTunnelRepairs(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 	for _, sched := range []string{"grow", "shrink"} {
-		f := tunnelFlags{width: 2, tile: 8, route: "portals", routeWeight: 1.15, line: "shortcut", schedMe: sched}
+		f := tunnelFlags{width: 2, tile: 8, route: "portals", routeWeight: 1.15, line: "shortcut", schedule: sched}
 		tp, err := newTunnelPlanner(l, f)
 		require.NoError(t, err)
 		for i := 0; i < len(scen); i += 997 {
@@ -126,7 +126,7 @@ func TestTunnelPortalGraph(t *testing.T) {
 	m := shareddata.Path(t, "data", "movingai-voxel", "Simple.3dmap")
 	l, scen, err := loadMovingAI(m, m+".3dscen")
 	require.NoError(t, err)
-	tp, err := newTunnelPlanner(l, tunnelFlags{tile: 8, routeWeight: 1, width: 1, route: "portals", line: "shortcut", schedMe: "fixed"})
+	tp, err := newTunnelPlanner(l, tunnelFlags{tile: 8, routeWeight: 1, width: 1, route: "portals", line: "shortcut", schedule: "fixed"})
 	require.NoError(t, err)
 	g := tp.portals
 	a := planners.NewAStar(g)
