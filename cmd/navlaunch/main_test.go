@@ -120,7 +120,7 @@ func TestDryRun(t *testing.T) {
 	require.Len(t, params, 1)
 	text, err := os.ReadFile(params[0])
 	require.NoError(t, err)
-	require.Equal(t, "/alpha:\n    ros__parameters:\n        rate: 5\n", string(text))
+	require.Equal(t, "/**:\n    ros__parameters:\n        rate: 5\n", string(text)) // a name but no namespace: launch_ros keys it /**
 	exe := filepath.Join(bin, "navnode_test_child")
 	require.Equal(t, "[alpha] "+roleEnv+"=child "+exe+" 'hello world' -x --ros-args -r __node:=alpha -r in:=/alpha_in --params-file "+params[0]+"\n"+
 		"[beta] "+roleEnv+"=child "+exe+" --ros-args -r __node:=beta\n", out.String())

@@ -21,3 +21,6 @@ func signalProcess(p *os.Process, _ os.Signal) os.Signal {
 func endedBy(st *os.ProcessState, sent []os.Signal) bool {
 	return len(sent) > 0 && st.ExitCode() != 0
 }
+
+// signalGroup does nothing where there are no process groups.
+func signalGroup(*os.Process, os.Signal) {}

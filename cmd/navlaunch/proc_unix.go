@@ -35,3 +35,13 @@ func endedBy(st *os.ProcessState, sent []os.Signal) bool {
 	ws, ok := st.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled() && slices.Contains(sent, os.Signal(ws.Signal()))
 }
+
+// signalGroup sends sig to the process group of p, which has exited: what
+// it started in the background (a wrapper's program) is still in it. A
+// group that has gone is ignored; Linux does not hand out the id of a
+// group that still has members to a new process.
+func signalGroup(p *os.Process, sig os.Signal) {
+	if s, ok := sig.(syscall.Signal); ok {
+		syscall.Kill(-p.Pid, s) //nolint:errcheck // the group may be gone
+	}
+}

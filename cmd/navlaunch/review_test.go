@@ -124,3 +124,29 @@ func TestHangupLeavesNoOrphans(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	require.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "alpha (pid %d) outlived navlaunch", pid)
 }
+
+// TestStopReachesGroupOfExitedProcess: a node whose executable is a
+// wrapper that starts its program in the background and exits leaves the
+// program in the wrapper's process group; stopping navlaunch signals that
+// group too. It used to signal only the processes still running, and the
+// program outlived navlaunch (review, 2026-11-23).
+func TestStopReachesGroupOfExitedProcess(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "bg.pid")
+	file, bin := reviewLaunch(t, map[string]string{
+		"starter": "sleep 300 >/dev/null 2>&1 &\necho $! > " + pidFile + ".tmp\nmv " + pidFile + ".tmp " + pidFile + "\nexit 0\n",
+		"waiter":  "trap 'exit 0' INT TERM\nwhile :; do sleep 0.05; done\n",
+	}, `<node pkg="navnode" exec="starter"/><node pkg="navnode" exec="waiter"/>`)
+	var out, errs bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	result := make(chan error, 1)
+	go func() { result <- run(ctx, []string{"-bin", bin, "-grace", "5s", file}, &out, &errs) }()
+	pid := readPid(t, pidFile)
+	time.Sleep(500 * time.Millisecond) // the starter has exited
+	cancel()                           // as a SIGTERM to navlaunch
+	select {
+	case <-result:
+	case <-time.After(30 * time.Second):
+		t.Fatal("navlaunch did not return")
+	}
+	requireGone(t, pid)
+}

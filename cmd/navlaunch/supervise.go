@@ -93,9 +93,11 @@ func supervise(ctx context.Context, procs []launch.Process, s supervisor) error 
 			stopping, kill = true, time.After(s.grace)
 		}
 		for _, c := range children {
-			if !c.exited {
-				c.sent = append(c.sent, signalProcess(c.cmd.Process, sig))
+			if c.exited {
+				signalGroup(c.cmd.Process, sig) // what it started may still run in its group
+				continue
 			}
+			c.sent = append(c.sent, signalProcess(c.cmd.Process, sig))
 		}
 	}
 	if first != nil {

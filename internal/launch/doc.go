@@ -53,16 +53,15 @@
 //
 // A node's command line is launch_ros's: the words of args, then
 // --ros-args, the words of ros_args, -r __node:=NAME, -r __ns:=NS, the
-// remaps in document order (the first matching one wins), the <param
-// from> files in document order, and last a parameters file Load writes
-// (in Options.TempDir) of every <param name value>, keyed by the node's
-// full name (/** for a node without a name), values typed as YAML
-// scalars or sequences. So, as with ros2 launch, a name and value given
-// to a named node wins over every file, whatever key the file used (-p
-// would not: its key is /**, which rcl orders where a file first named
-// it, before a file's /**/navnode; a node without a name is in the same
-// case). If Load fails it removes the files it wrote. A namespace that is
-// not absolute is put in the one pushed by <push-ros-namespace>.
+// remaps in document order (the first matching one wins), then its
+// parameters as --params-file in document order: each <param from> file
+// where it stands, and each run of <param name value> in a file Load
+// writes (in Options.TempDir), values typed as YAML scalars or sequences,
+// keyed by the node's full name when it has a name and a namespace (its
+// namespace attribute or a <push-ros-namespace>), else /**. Later files
+// win, so a <param from> after a name and value overrides it, as under
+// ros2 launch. If Load fails it removes the files it wrote. A namespace
+// that is not absolute is put in the one pushed by <push-ros-namespace>.
 //
 // # Differences
 //

@@ -91,16 +91,19 @@ func TestNodeCommandLine(t *testing.T) {
 	p := procs[0]
 	require.Equal(t, "talk", p.Name)
 	require.Equal(t, "/opt/demo/bin/talker", p.Path)
+	require.Len(t, p.TempFiles, 2)
 	require.Equal(t, []string{"-v", "two words", "--x=7", "--ros-args", "--log-level", "debug",
 		"-r", "__node:=talk", "-r", "__ns:=/robots", "-r", "chatter:=/chat",
-		"--params-file", "/etc/a.yaml", "--params-file", paramsFile(t, p)}, p.Args)
+		"--params-file", p.TempFiles[0], "--params-file", "/etc/a.yaml", "--params-file", p.TempFiles[1]}, p.Args)
+	require.Equal(t, "/robots/talk:\n    ros__parameters:\n        rate: 7\n", readFile(t, p.TempFiles[0]),
+		"before the file, as written, under the node's full name")
 	require.Equal(t, `/robots/talk:
     ros__parameters:
-        rate: 7.5
         label: ""
         ids: [1, 2]
         note: 'a: b'
-`, readFile(t, paramsFile(t, p)), "after the files, under the node's full name, the last value of each")
+        rate: 7.5
+`, readFile(t, p.TempFiles[1]), "after the file, the run of parameters that follows it")
 	require.Equal(t, []string{"FOO=bar 7"}, p.Env)
 	require.Equal(t, "screen", p.Output)
 	require.True(t, strings.HasSuffix(p.Pos, "x.launch.xml:4"), p.Pos)
@@ -234,5 +237,24 @@ func TestJoinNamespace(t *testing.T) {
 		{"/p", "/q", "/q"}, {"/", "a", "/a"}, {"/p", "/", "/"},
 	} {
 		require.Equal(t, c[2], joinNamespace(c[0], c[1]), "%q + %q", c[0], c[1])
+	}
+}
+
+// TestNodeParamsKey: launch_ros keys a node's name/value parameters by its
+// full name only when both its name and its namespace are given, by the
+// namespace attribute (even "") or a push (even of ""); else /**. The
+// real ros2 launch (Humble) gave these keys for this file (review of
+// 2026-11-23); navlaunch used to key every named node by its full name.
+func TestNodeParamsKey(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <group><push-ros-namespace namespace=""/><node pkg="demo" exec="a" name="n"><param name="x" value="1"/></node></group>
+  <node pkg="demo" exec="a" name="m" namespace=""><param name="x" value="1"/></node>
+  <node pkg="demo" exec="a" name="k"><param name="x" value="1"/></node>
+  <node pkg="demo" exec="a"><param name="x" value="1"/></node>
+</launch>`, nil)
+	require.NoError(t, err)
+	require.Len(t, procs, 4)
+	for i, key := range []string{"/n", "/m", "/**", "/**"} {
+		require.Equal(t, key+":\n    ros__parameters:\n        x: 1\n", readFile(t, paramsFile(t, procs[i])), procs[i].Name)
 	}
 }

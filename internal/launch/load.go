@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -178,7 +179,7 @@ func (l *loader) action(f *fileCtx, e *element) error {
 		if err != nil {
 			return err
 		}
-		l.ns = joinNamespace(l.ns, v)
+		l.ns = cmp.Or(joinNamespace(l.ns, v), "/") // launch makes even an empty push absolute
 	case "node":
 		return l.node(f, e)
 	}

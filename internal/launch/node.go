@@ -63,26 +63,20 @@ func (l *loader) node(f *fileCtx, e *element) error {
 	if ns != "" && ns != "/" {
 		rosArgs = append(rosArgs, "-r", "__ns:="+ns)
 	}
-	var params []string
-	named := &yaml.Node{Kind: yaml.MappingNode}
+	_, hasNS := e.attr("namespace")
+	ps := nodeParams{key: "/**"} // launch_ros's key unless name and namespace are both given
+	if name != "" && (hasNS || l.ns != "") {
+		ps.key = strings.TrimSuffix(cmp.Or(ns, "/"), "/") + "/" + name
+	}
 	for _, c := range e.children {
-		if err := l.nodeChild(f, c, &p, &rosArgs, &params, named); err != nil {
+		if err := l.nodeChild(f, c, &p, &rosArgs, &ps); err != nil {
 			return &PosError{File: f.path, Line: c.line, Err: err}
 		}
 	}
-	if len(named.Content) > 0 {
-		key := "/**" // the executable's own node name is unknown
-		if name != "" {
-			key = strings.TrimSuffix(cmp.Or(ns, "/"), "/") + "/" + name
-		}
-		path, err := l.paramsFile(key, named)
-		if err != nil {
-			return &PosError{File: f.path, Line: e.line, Err: err}
-		}
-		params = append(params, "--params-file", path)
-		p.TempFiles = append(p.TempFiles, path)
+	if err := l.flushParams(&p, &ps); err != nil {
+		return &PosError{File: f.path, Line: e.line, Err: err}
 	}
-	if rosArgs = append(rosArgs, params...); len(rosArgs) > 0 {
+	if rosArgs = append(rosArgs, ps.args...); len(rosArgs) > 0 {
 		p.Args = append(append(p.Args, "--ros-args"), rosArgs...)
 	}
 	p.Name = l.uniqueName(name, exe)
@@ -111,10 +105,34 @@ func (l *loader) words(f *fileCtx, e *element, attr string) ([]string, error) {
 	return out, nil
 }
 
+// nodeParams gathers a node's parameters in document order, as launch_ros
+// passes them: each <param from> file as it comes, and each run of
+// <param name value> written to a parameters file of its own, keyed by the
+// node's full name when its name and namespace are both given, else /**.
+type nodeParams struct {
+	key   string
+	args  []string   // --params-file PATH ..., in order
+	named *yaml.Node // the run of name/value parameters not yet written, or nil
+}
+
+// flushParams writes the pending run of name/value parameters to a file.
+func (l *loader) flushParams(p *Process, ps *nodeParams) error {
+	if ps.named == nil {
+		return nil
+	}
+	path, err := l.paramsFile(ps.key, ps.named)
+	if err != nil {
+		return err
+	}
+	ps.args = append(ps.args, "--params-file", path)
+	p.TempFiles = append(p.TempFiles, path)
+	ps.named = nil
+	return nil
+}
+
 // nodeChild adds a <param>, <remap> or <env> to the process: remaps to
-// rosArgs, parameters files to params, which follow the remaps, and a
-// parameter's name and value to named, a YAML mapping.
-func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs, params *[]string, named *yaml.Node) error {
+// rosArgs, parameters to ps, whose files follow the remaps.
+func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs *[]string, ps *nodeParams) error {
 	vals := map[string]string{}
 	for attr, raw := range c.attrs {
 		v, err := l.expand(f, raw)
@@ -129,13 +147,19 @@ func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs, params *
 			if from == "" {
 				return fmt.Errorf("%w: <param from> is empty", ErrSyntax)
 			}
-			*params = append(*params, "--params-file", from)
+			if err := l.flushParams(p, ps); err != nil {
+				return err
+			}
+			ps.args = append(ps.args, "--params-file", from)
 			return nil
 		}
 		if vals["name"] == "" {
 			return fmt.Errorf("%w: <param name> is empty", ErrSyntax)
 		}
-		setParam(named, vals["name"], vals["value"])
+		if ps.named == nil {
+			ps.named = &yaml.Node{Kind: yaml.MappingNode}
+		}
+		setParam(ps.named, vals["name"], vals["value"])
 	case "remap":
 		if vals["from"] == "" || vals["to"] == "" {
 			return fmt.Errorf("%w: <remap from=%q to=%q>: both must be non-empty", ErrSyntax, vals["from"], vals["to"])

@@ -80,14 +80,15 @@ func TestLaunchParamBeatsEarlierParamsFiles(t *testing.T) {
 	require.True(t, simTime, "launched with use_sim_time:=true, navnode got use_sim_time=false (argv %q)", procs[0].Args)
 }
 
-// TestLaunchNameValueParamsAfterFiles: launch_ros's XML parser
-// (Node.parse_nested_parameters) collects every <param name value> of a
-// node into one dictionary placed after all its <param from> files, written
-// to a temporary file keyed by the node's full name; so a name/value
-// <param> wins over a file even when written before it. navlaunch emits
-// them in document order as -p rules, so the file's value wins. Right:
-// resolution = 0.5, as with ros2 launch.
-func TestLaunchNameValueParamsAfterFiles(t *testing.T) {
+// TestLaunchParamsInDocumentOrder: launch_ros passes a node's <param
+// name value> and <param from> as parameters files in document order
+// (Node.parse_nested_parameters since ros2/launch_ros#99; real ros2 launch
+// on Humble and Jazzy gives --params-file TMP --params-file robot.yaml for
+// this file), so a file after a name/value wins: resolution = 0.2. A
+// review of 2026-11-22 read it otherwise, and navlaunch passed the
+// name/value file last, giving 0.5 (a second review, 2026-11-23, ran the
+// real launch_ros and found it).
+func TestLaunchParamsInDocumentOrder(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "robot.yaml")
 	require.NoError(t, os.WriteFile(file, []byte("/**/navnode:\n  ros__parameters:\n    resolution: 0.2\n"), 0o644))
@@ -108,5 +109,5 @@ func TestLaunchNameValueParamsAfterFiles(t *testing.T) {
 
 	res, err := ros.Declare(fakeNavnode(t, procs[0].Args), "resolution", 0.1, "")
 	require.NoError(t, err)
-	require.Equal(t, 0.5, res, "argv %q", procs[0].Args)
+	require.Equal(t, 0.2, res, "argv %q", procs[0].Args)
 }
