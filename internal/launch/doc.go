@@ -30,12 +30,11 @@
 //
 // # Substitutions
 //
-//	$(var NAME)               a launch configuration (an <arg> or <let>); undefined is an error
-//	$(env NAME [DEFAULT])     an environment variable; unset without a default is an error
-//	$(optenv NAME [DEFAULT])  an environment variable, "" when unset
-//	$(find-pkg-share PKG)     a package's share directory, from Options.Share
-//	$(dirname)                the directory of the launch file being read
-//	$(filename)               the launch file being read
+//	$(var NAME [DEFAULT])  a launch configuration (an <arg> or <let>); undefined without a default is an error
+//	$(env NAME [DEFAULT])  an environment variable; unset without a default is an error ($(env NAME '') for ROS 1's optenv)
+//	$(find-pkg-share PKG)  a package's share directory, from Options.Share
+//	$(dirname)             the directory of the launch file being read
+//	$(filename)            the launch file being read
 //
 // Arguments are separated by spaces and may be quoted with ' or "; they
 // may themselves hold substitutions.

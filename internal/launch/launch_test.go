@@ -197,10 +197,10 @@ func TestSubstitutions(t *testing.T) {
 	procs, err := loadText(t, `<launch>
   <arg name="pkg" default="demo"/>
   <node pkg="$(var pkg)" exec="a"
-        args="$(env NAVLAUNCH_TEST_SET) $(env NAVLAUNCH_TEST_UNSET 'a b') [$(optenv NAVLAUNCH_TEST_UNSET)] $(find-pkg-share $(var pkg))/x $(env NAVLAUNCH_TEST_UNSET $(var pkg))"/>
+        args="$(env NAVLAUNCH_TEST_SET) $(env NAVLAUNCH_TEST_UNSET 'a b') [$(env NAVLAUNCH_TEST_UNSET '')] $(find-pkg-share $(var pkg))/x $(env NAVLAUNCH_TEST_UNSET $(var pkg)) $(var nope fallback)"/>
 </launch>`, nil)
 	require.NoError(t, err)
-	require.Equal(t, []string{"from-env", "a b", "[]", "/opt/demo/x", "demo"}, procs[0].Args)
+	require.Equal(t, []string{"from-env", "a b", "[]", "/opt/demo/x", "demo", "fallback"}, procs[0].Args)
 }
 
 func TestParseArgs(t *testing.T) {
@@ -257,4 +257,22 @@ func TestNodeParamsKey(t *testing.T) {
 	for i, key := range []string{"/n", "/m", "/**", "/**"} {
 		require.Equal(t, key+":\n    ros__parameters:\n        x: 1\n", readFile(t, paramsFile(t, procs[i])), procs[i].Name)
 	}
+}
+
+// TestIncludeMissingRequiredArg: launch's include refuses a file whose
+// unconditional <arg> without a default the <include> does not give, even
+// when the includer has a launch configuration of that name (review of
+// 2026-11-23, run against the real launch of Humble and Jazzy).
+func TestIncludeMissingRequiredArg(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"sub.launch.xml": `<launch><arg name="robot"/><arg name="opt" if="false"/><node pkg="demo" exec="$(var robot)"/></launch>`,
+		"top.launch.xml": `<launch><let name="robot" value="a"/><include file="$(dirname)/sub.launch.xml"/></launch>`,
+		"ok.launch.xml":  `<launch><include file="$(dirname)/sub.launch.xml"><arg name="robot" value="a"/></include></launch>`,
+	})
+	_, err := Load(filepath.Join(dir, "top.launch.xml"), testOptions(t, nil))
+	require.ErrorIs(t, err, ErrArgument)
+	require.ErrorContains(t, err, `needs argument "robot"`)
+	procs, err := Load(filepath.Join(dir, "ok.launch.xml"), testOptions(t, nil))
+	require.NoError(t, err)
+	require.Len(t, procs, 1)
 }

@@ -23,7 +23,7 @@ type Options struct {
 	Share func(pkg string) (string, error)
 	// Exec gives the path of executable exec of package pkg; nil finds none.
 	Exec func(pkg, exec string) (string, error)
-	// LookupEnv reads $(env) and $(optenv); nil is os.LookupEnv.
+	// LookupEnv reads $(env); nil is os.LookupEnv.
 	LookupEnv func(name string) (string, bool)
 	// TempDir is where Load writes the parameters files it makes of
 	// <param name value> ("": os.TempDir()).
@@ -116,7 +116,11 @@ type fileCtx struct {
 }
 
 // file reads and runs the launch file at path, in the current scope.
-func (l *loader) file(path string) error {
+func (l *loader) file(path string) error { return l.fileGiven(path, nil) }
+
+// fileGiven is file for an <include> that gives the arguments in given
+// (nil: the file named on the command line).
+func (l *loader) fileGiven(path string, given map[string]bool) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
@@ -130,6 +134,9 @@ func (l *loader) file(path string) error {
 	root, err := parseFile(path)
 	if err != nil {
 		return err
+	}
+	if name := missingArg(root.children, given); given != nil && name != "" {
+		return fmt.Errorf("%w: %s needs argument %q: give it with <arg name=%q value=...> in the <include>", ErrArgument, path, name, name)
 	}
 	l.stack = append(l.stack, abs)
 	defer func() { l.stack = l.stack[:len(l.stack)-1] }()
@@ -246,25 +253,44 @@ func (l *loader) include(f *fileCtx, e *element) error {
 	if err != nil {
 		return err
 	}
+	given := map[string]bool{}
 	for _, a := range e.children {
 		v, err := l.expand(f, a.attrs["value"])
 		if err != nil {
 			return fmt.Errorf("<arg name=%q>: %w", a.attrs["name"], err)
 		}
 		l.vars[a.attrs["name"]] = v
+		given[a.attrs["name"]] = true
 	}
-	return l.file(path)
+	return l.fileGiven(path, given)
+}
+
+// missingArg names the first <arg> among els that has no default and no
+// condition and is not in given, or returns "". launch's include refuses
+// such a file (IncludeLaunchDescription: "Included launch description
+// missing required argument"), even when the includer has a launch
+// configuration of that name.
+func missingArg(els []*element, given map[string]bool) string {
+	for _, e := range els {
+		_, hasDefault := e.attr("default")
+		_, hasIf := e.attr("if")
+		_, hasUnless := e.attr("unless")
+		if e.name == "arg" && !hasDefault && !hasIf && !hasUnless && !given[e.attrs["name"]] {
+			return e.attrs["name"]
+		}
+	}
+	return ""
 }
 
 // group runs its children, in a scope of their own unless scoped="false".
 func (l *loader) group(f *fileCtx, e *element) error {
 	scoped := true
 	if raw, ok := e.attr("scoped"); ok {
-		v, err := l.expand(f, raw)
-		if err != nil {
-			return err
+		var err error
+		if strings.Contains(raw, "$(") { // launch reads scoped as written, without substitutions
+			return fmt.Errorf("%w: <group scoped=%q>: takes true or false, not a substitution", ErrSyntax, raw)
 		}
-		if scoped, err = parseBool(v); err != nil {
+		if scoped, err = parseBool(raw); err != nil {
 			return fmt.Errorf("<group scoped=%q>: %w", raw, err)
 		}
 	}
@@ -283,11 +309,9 @@ func (l *loader) expand(f *fileCtx, s string) (string, error) {
 
 // substitute evaluates one substitution.
 func (l *loader) substitute(f *fileCtx, name string, args []string) (string, error) {
-	want := map[string][2]int{"var": {1, 1}, "env": {1, 2}, "optenv": {1, 2}, "find-pkg-share": {1, 1},
-		"dirname": {0, 0}, "filename": {0, 0}}
-	n, ok := want[name]
+	n, ok := substitutionArgs[name]
 	if !ok {
-		return "", fmt.Errorf("%w: $(%s) is not supported here (want var, env, optenv, find-pkg-share, dirname or filename)",
+		return "", fmt.Errorf("%w: $(%s) is not supported here (want var, env, find-pkg-share, dirname or filename)",
 			ErrSubstitution, name)
 	}
 	if len(args) < n[0] || len(args) > n[1] {
@@ -296,20 +320,20 @@ func (l *loader) substitute(f *fileCtx, name string, args []string) (string, err
 	switch name {
 	case "var":
 		v, ok := l.vars[args[0]]
-		if !ok {
-			return "", fmt.Errorf("%w: $(var %s): undefined launch configuration %q (declare it with <arg> or <let>)",
-				ErrSubstitution, args[0], args[0])
+		switch {
+		case ok:
+			return v, nil
+		case len(args) == 2:
+			return args[1], nil
 		}
-		return v, nil
-	case "env", "optenv":
+		return "", fmt.Errorf("%w: $(var %s): undefined launch configuration %q (declare it with <arg> or <let>, or give a default: $(var %s DEFAULT))",
+			ErrSubstitution, args[0], args[0], args[0])
+	case "env":
 		if v, ok := l.opts.LookupEnv(args[0]); ok {
 			return v, nil
 		}
 		if len(args) == 2 {
 			return args[1], nil
-		}
-		if name == "optenv" {
-			return "", nil
 		}
 		return "", fmt.Errorf("%w: $(env %s): environment variable %s is not set (give a default: $(env %s DEFAULT))",
 			ErrSubstitution, args[0], args[0], args[0])
@@ -327,6 +351,11 @@ func (l *loader) substitute(f *fileCtx, name string, args []string) (string, err
 	}
 	return f.abs, nil // filename
 }
+
+// substitutionArgs gives the least and most arguments of each
+// substitution Load knows, as launch and launch_ros parse them.
+var substitutionArgs = map[string][2]int{"var": {1, 2}, "env": {1, 2}, "find-pkg-share": {1, 1},
+	"dirname": {0, 0}, "filename": {0, 0}}
 
 // joinNamespace puts namespace ns in base as launch_ros does: an absolute
 // ns replaces base, a relative one goes under it, an empty one is base.

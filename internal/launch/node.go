@@ -33,6 +33,11 @@ func (l *loader) node(f *fileCtx, e *element) error {
 		at[i] = v
 	}
 	pkg, exe, name, ns, output := at[0], at[1], at[2], at[3], at[4]
+	switch output {
+	case "", "screen", "log", "both", "own_log":
+	default:
+		return fmt.Errorf("%w: <node output=%q>: want screen, log, both or own_log", ErrSyntax, output)
+	}
 	if name != "" {
 		if err := checkNodeName(name); err != nil {
 			return err
