@@ -160,12 +160,17 @@ type repairers struct {
 	dpa   *planners.DPAStar
 }
 
+// all lists the planners in the order of repairerNames.
+func (ps *repairers) all() [numRepairers]planner {
+	return [numRepairers]planner{ps.astar, ps.dlite, ps.ad, ps.dpa}
+}
+
 // warmUp plans s once with every planner, untimed, so that sizing their
 // per-node state to the map stays out of the first walk's first searches
 // (each walk starts D* Lite and AD* over).
 func (ps *repairers) warmUp(l *planners.Lattice, s planners.Scenario) error {
 	start, goal := endpoints(l, s)
-	for i, p := range [numRepairers]planner{ps.astar, ps.dlite, ps.ad, ps.dpa} {
+	for i, p := range ps.all() {
 		if _, err := p.Plan(context.Background(), start, goal, nil); err != nil {
 			return fmt.Errorf("%s: %w", repairerNames[i], err)
 		}
@@ -198,7 +203,7 @@ func (w *walk) run(s planners.Scenario, report func(int, replanEvent)) ([]replan
 	w.ad.Reset()
 	w.seen = map[planners.NodeID]bool{}
 	ctx := context.Background()
-	for i, p := range [numRepairers]planner{w.astar, w.dlite, w.ad, w.dpa} {
+	for i, p := range w.all() {
 		began := time.Now()
 		r, err := p.Plan(ctx, start, goal, nil)
 		w.first.elapsed[i] = time.Since(began)

@@ -71,7 +71,7 @@ func Load(path string, opts Options) ([]Process, error) {
 	if l.vars == nil {
 		l.vars = map[string]string{}
 	}
-	if err := l.file(path); err != nil {
+	if err := l.file(path, nil); err != nil {
 		l.removeTemp()
 		return nil, err
 	}
@@ -116,11 +116,9 @@ type fileCtx struct {
 }
 
 // file reads and runs the launch file at path, in the current scope.
-func (l *loader) file(path string) error { return l.fileGiven(path, nil) }
-
-// fileGiven is file for an <include> that gives the arguments in given
-// (nil: the file named on the command line).
-func (l *loader) fileGiven(path string, given map[string]bool) error {
+// given holds the arguments an <include> of it gives (nil for the file
+// named on the command line, whose required arguments arg checks).
+func (l *loader) file(path string, given map[string]bool) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
@@ -135,7 +133,7 @@ func (l *loader) fileGiven(path string, given map[string]bool) error {
 	if err != nil {
 		return err
 	}
-	if name := missingArg(root.children, given); given != nil && name != "" {
+	if name := missingArg(root.children, given); name != "" {
 		return fmt.Errorf("%w: %s needs argument %q: give it with <arg name=%q value=...> in the <include>", ErrArgument, path, name, name)
 	}
 	l.stack = append(l.stack, abs)
@@ -262,15 +260,19 @@ func (l *loader) include(f *fileCtx, e *element) error {
 		l.vars[a.attrs["name"]] = v
 		given[a.attrs["name"]] = true
 	}
-	return l.fileGiven(path, given)
+	return l.file(path, given)
 }
 
 // missingArg names the first <arg> among els that has no default and no
-// condition and is not in given, or returns "". launch's include refuses
+// condition and is not in given, or returns "" (always for a nil given,
+// the file named on the command line). launch's include refuses
 // such a file (IncludeLaunchDescription: "Included launch description
 // missing required argument"), even when the includer has a launch
 // configuration of that name.
 func missingArg(els []*element, given map[string]bool) string {
+	if given == nil {
+		return ""
+	}
 	for _, e := range els {
 		_, hasDefault := e.attr("default")
 		_, hasIf := e.attr("if")
