@@ -329,7 +329,7 @@ func (m *Mission) collides(before, pos r3.Vector) (what string, at r3.Vector, hi
 	n := m.samples(move)
 	for i := 1; i < n; i++ {
 		p := before.Add(move.Mul(float64(i) / float64(n)))
-		if what, hit := m.World.Collides(m.body, p); hit {
+		if what, hit := m.touchesStill(p); hit {
 			return what, p, true
 		}
 	}
@@ -337,6 +337,33 @@ func (m *Mission) collides(before, pos r3.Vector) (what string, at r3.Vector, hi
 		return what, pos, hit
 	}
 	return m.crossesMoving(before, move)
+}
+
+// touchesStill is World.Collides at a point part-way through the step,
+// for everything but the obstacles that moved in it: those stand at their
+// places at the step's end, and crossesMoving checks them where they were
+// at that point of the step.
+func (m *Mission) touchesStill(p r3.Vector) (string, bool) {
+	w := m.World
+	if !finiteVec(p) {
+		return Static, true
+	}
+	for i := range w.dyn {
+		if o := &w.dyn[i]; !m.moved(o.id) && m.body.touches(p, o) {
+			return o.id, true
+		}
+	}
+	return Static, w.collidesStatic(m.body, p)
+}
+
+// moved reports whether obstacle id moved this step.
+func (m *Mission) moved(id string) bool {
+	for _, sw := range m.swept {
+		if sw.id == id {
+			return true
+		}
+	}
+	return false
 }
 
 // crossesMoving reports whether an obstacle that moved this step passed

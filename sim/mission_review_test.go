@@ -133,3 +133,29 @@ expect: timeout
 	m.Step()
 	require.Equal(t, at, m.Robot())
 }
+
+// TestNoFalseCollisionWithMovingObstacle: part-way through a step a
+// moving obstacle is where it was at that point, not at its end place. A
+// robot at 10 m/s with a ball 1 cm behind it, never touching, was counted
+// a collision (review, 2026-11-23).
+func TestNoFalseCollisionWithMovingObstacle(t *testing.T) {
+	m := emptyWorldMission(t, "", `robot: {type: aerial, start: [5, 5, 2], max_speed: 10, max_accel: 50}
+goals: [{at: 0.02, pose: [15, 5, 2]}]
+`)
+	before, pos := r3.Vector{X: 5, Y: 5, Z: 2}, r3.Vector{X: 5.2, Y: 5, Z: 2} // 10 m/s for 20 ms
+	from, to := r3.Vector{X: 4.49, Y: 5, Z: 2}, r3.Vector{X: 4.69, Y: 5, Z: 2}    // radius 0.2: 0.01 m behind, all along
+	require.NoError(t, m.World.Put("ball", Shape{Kind: KindSphere, Center: to, Radius: 0.2}))
+	m.swept = []sweptObstacle{{id: "ball", from: from}}
+	for f := 0.0; f <= 1; f += 1.0 / 64 { // they never touch
+		r, b := before.Add(pos.Sub(before).Mul(f)), from.Add(to.Sub(from).Mul(f))
+		require.Greater(t, r.Sub(b).Norm(), 0.5)
+	}
+	what, at, hit := m.collides(before, pos)
+	require.False(t, hit, "collision with %s reported at %v", what, at)
+
+	m.swept = nil // a ball standing where the robot passes is hit
+	require.NoError(t, m.World.Put("ball", Shape{Kind: KindSphere, Center: r3.Vector{X: 5.1, Y: 5.3, Z: 2}, Radius: 0.2}))
+	what, _, hit = m.collides(before, pos)
+	require.True(t, hit)
+	require.Equal(t, "ball", what)
+}

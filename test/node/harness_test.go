@@ -31,6 +31,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binaries the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 // binaries builds navnode, navlaunch and navsim once per test run.
 func binaries(t testing.TB) string {
 	t.Helper()
