@@ -142,8 +142,8 @@ func TestNoFalseCollisionWithMovingObstacle(t *testing.T) {
 	m := emptyWorldMission(t, "", `robot: {type: aerial, start: [5, 5, 2], max_speed: 10, max_accel: 50}
 goals: [{at: 0.02, pose: [15, 5, 2]}]
 `)
-	before, pos := r3.Vector{X: 5, Y: 5, Z: 2}, r3.Vector{X: 5.2, Y: 5, Z: 2} // 10 m/s for 20 ms
-	from, to := r3.Vector{X: 4.49, Y: 5, Z: 2}, r3.Vector{X: 4.69, Y: 5, Z: 2}    // radius 0.2: 0.01 m behind, all along
+	before, pos := r3.Vector{X: 5, Y: 5, Z: 2}, r3.Vector{X: 5.2, Y: 5, Z: 2}  // 10 m/s for 20 ms
+	from, to := r3.Vector{X: 4.49, Y: 5, Z: 2}, r3.Vector{X: 4.69, Y: 5, Z: 2} // radius 0.2: 0.01 m behind, all along
 	require.NoError(t, m.World.Put("ball", Shape{Kind: KindSphere, Center: to, Radius: 0.2}))
 	m.swept = []sweptObstacle{{id: "ball", from: from}}
 	for f := 0.0; f <= 1; f += 1.0 / 64 { // they never touch
