@@ -329,7 +329,9 @@ func (m *Mission) collides(before, pos r3.Vector) (what string, at r3.Vector, hi
 	n := m.samples(move)
 	for i := 1; i < n; i++ {
 		p := before.Add(move.Mul(float64(i) / float64(n)))
-		if what, hit := m.touchesStill(p); hit {
+		// Obstacles that moved this step stand at their end places:
+		// crossesMoving checks them where they were at this point.
+		if what, hit := m.World.collidesExcept(m.body, p, m.moved); hit {
 			return what, p, true
 		}
 	}
@@ -337,23 +339,6 @@ func (m *Mission) collides(before, pos r3.Vector) (what string, at r3.Vector, hi
 		return what, pos, hit
 	}
 	return m.crossesMoving(before, move)
-}
-
-// touchesStill is World.Collides at a point part-way through the step,
-// for everything but the obstacles that moved in it: those stand at their
-// places at the step's end, and crossesMoving checks them where they were
-// at that point of the step.
-func (m *Mission) touchesStill(p r3.Vector) (string, bool) {
-	w := m.World
-	if !finiteVec(p) {
-		return Static, true
-	}
-	for i := range w.dyn {
-		if o := &w.dyn[i]; !m.moved(o.id) && m.body.touches(p, o) {
-			return o.id, true
-		}
-	}
-	return Static, w.collidesStatic(m.body, p)
 }
 
 // moved reports whether obstacle id moved this step.

@@ -158,12 +158,16 @@ const Static = "static"
 
 // Collides reports whether body b at pos touches anything, and what: the
 // id of a dynamic obstacle, or Static.
-func (w *World) Collides(b Body, pos r3.Vector) (string, bool) {
+func (w *World) Collides(b Body, pos r3.Vector) (string, bool) { return w.collidesExcept(b, pos, nil) }
+
+// collidesExcept is Collides leaving out the dynamic obstacles whose ids
+// skip reports (nil: none).
+func (w *World) collidesExcept(b Body, pos r3.Vector, skip func(id string) bool) (string, bool) {
 	if !finiteVec(pos) {
 		return Static, true
 	}
 	for i := range w.dyn {
-		if b.touches(pos, &w.dyn[i]) {
+		if (skip == nil || !skip(w.dyn[i].id)) && b.touches(pos, &w.dyn[i]) {
 			return w.dyn[i].id, true
 		}
 	}
