@@ -39,6 +39,10 @@ func (c ControllerSpec) withDefaults(s *RobotSpec) ControllerSpec {
 // turns on the spot, radians.
 const turnInPlace = 0.3
 
+// stopped is the speed below which a ground robot counts as stopped and
+// may turn on the spot, m/s.
+const stopped = 1e-3
+
 // Controller steers a robot along the latest plan with a carrot (pure
 // pursuit) on the plan, Lookahead ahead of the robot's closest point. The
 // carrot stops short at a corner when the line to a farther carrot would
@@ -46,7 +50,8 @@ const turnInPlace = 0.3
 // into the obstacles the plan turns around. It slows down to stop at
 // such a corner and at the end of the plan, and stops when there is no
 // plan. Ground robots turn on the spot when the carrot is more than 0.3
-// rad off their heading, and otherwise follow the pure pursuit arc.
+// rad off their heading (braking to a stop in a straight line first), and
+// otherwise follow the pure pursuit arc.
 type Controller struct {
 	Spec   ControllerSpec
 	planar bool        // ground robots: the plan's height is ignored
@@ -117,6 +122,9 @@ func (c *Controller) Command(r *Robot) Command {
 	// The arc to the carrot bulges about dist·|alpha|/4 from the chord:
 	// turn on the spot until that is within Tolerance.
 	if math.Abs(alpha) > min(turnInPlace, 4*c.Spec.Tolerance/dist) {
+		if math.Abs(r.State.Speed) > stopped {
+			return Command{} // brake in a straight line first: turning while braking swings the robot off every plan
+		}
 		return Command{YawRate: clamp(2*alpha, -s.MaxYawRate, s.MaxYawRate)}
 	}
 	v := vmax * math.Cos(alpha)

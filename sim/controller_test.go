@@ -117,3 +117,34 @@ func TestControllerNoPlan(t *testing.T) {
 	require.Zero(t, r.State.Speed, "an empty plan stops it")
 	require.Zero(t, c.Progress())
 }
+
+// TestGroundBrakesBeforeTurning: a ground robot at full speed given a
+// plan that turns back (navnode's repair when an obstacle lands ahead)
+// brakes in a straight line along its old course, then turns on the spot
+// and follows the new plan. It used to turn while braking and slide along
+// an arc 0.3 m off both plans: in the soak (seed 40, a navnode with its
+// robot_radius) into a depot wall.
+func TestGroundBrakesBeforeTurning(t *testing.T) {
+	m := emptyWorldMission(t, "", `robot: {type: ground, start: [2, 5, 0], max_speed: 1, max_accel: 1}
+goals: [{at: 0.02, pose: [18, 5, 0]}]
+timeout: 30
+`)
+	m.SetPlan([]r3.Vector{{X: 2, Y: 5}, {X: 18, Y: 5}})
+	for m.Robot().Pos.X < 8 {
+		m.Step()
+	}
+	require.InDelta(t, 1, m.Robot().Speed, 0.01)
+	p := m.Robot().Pos
+	end := r3.Vector{X: p.X - 4, Y: p.Y + 0.5}
+	m.SetPlan([]r3.Vector{p, {X: p.X, Y: p.Y + 0.5}, end})
+	for m.Robot().Speed > 0 {
+		m.Step()
+		require.InDelta(t, 5, m.Robot().Pos.Y, 1e-9, "braking, it stays on its old course")
+		require.InDelta(t, 0, m.Robot().Yaw, 1e-9, "braking, it does not turn")
+	}
+	for range 800 {
+		m.Step()
+	}
+	q := m.Robot().Pos
+	require.InDelta(t, 0, q.Sub(end).Norm(), 0.05, "then it follows the new plan to its end: at %v", q)
+}

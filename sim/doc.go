@@ -63,20 +63,21 @@
 //	  max_speed: 1.5            # m/s; defaults aerial 1.5, ground 0.8
 //	  max_accel: 2              # m/s²; defaults aerial 2, ground 1
 //	  max_yaw_rate: 2           # rad/s; defaults aerial 2, ground 1.5
-//	  start: [2, 10, 1.5]       # required (ground robots: the base, on the floor)
+//	  start: [2, 10, 1.5]       # required, unless random endpoints (ground robots: the base, at bounds.min.z)
 //	  yaw: 0
 //	controller: {lookahead: 1.2, tolerance: 0.05, brake: 0.6}   # see ControllerSpec; defaults fit the robot
-//	goals:                      # each replaces the one before; the last ends the mission when reached
+//	goals:                      # each replaces the one before; the last ends the mission when reached;
+//	                            #   aerial goals between navnode's min_altitude and max_altitude (Band)
 //	  - {at: 0.5, pose: [28, 10, 1.5]}
 //	obstacles:                  # dynamic obstacles on /obstacles and in the sensors
 //	  - {at: 5, id: crate, action: add, box: {center: [12, 10, 1.5], size: [2, 2, 2], yaw: 0}}
-//	  - {at: 5, id: post, action: add, ahead: 3, cylinder: {radius: 0.5, height: 3}}  # on the plan, 3 m ahead (ground: on the floor)
+//	  - {at: 5, id: post, action: add, ahead: 3, cylinder: {radius: 0.5, height: 3}}  # on the plan, 3 m ahead (no center; ground: on the floor)
 //	  - {at: 9, id: crate, action: move, to: [12, 14, 1.5], over: 2}   # over: seconds (0 jumps)
 //	  - {at: 9, id: post, action: move, ahead: 4}
 //	  - {at: 14, id: crate, action: delete}
 //	random:                     # random obstacle events (the soak test), from a seed
 //	  seed: 7                   # navsim -seed or $NAVSIM_SEED overrides it
-//	  endpoints: false          # true: random free, connected start and goal (sent at 0.5 s)
+//	  endpoints: false          # true: random free, connected start and goal (sent at 0.5 s); no robot.start or goals then
 //	  min_distance: 5           #   at least this far apart
 //	  events: 6                 # obstacle events (add, move, delete), the first at
 //	  start: 2                  #   this time, then every period s
@@ -94,7 +95,7 @@
 //	sensors:                    # default: a LiDAR for aerial robots, a laser for ground ones
 //	  lidar: {beams: 16, vertical_fov: 30, samples: 360, range: 12, rate: 10, z: 0, no_return: clear}
 //	  laser: {samples: 360, range: 12, rate: 10, z: 0.2}  # z: above base_link; default: ground robots half their height
-//	timeout: 40                 # default 60 with goals, none without
+//	timeout: 40                 # default 60 with goals, none without; no goal or event may come after it
 //	goal_tolerance: 0.3         # default 0.3 (ground robots: in the plane)
 //	on_collision: stop          # stop (the mission ends) or continue (counted; then only expect: collision is met)
 //	unreachable_after: 3        # seconds of navnode saying unreachable before the mission ends so
@@ -102,6 +103,8 @@
 //	navnode: {resolution: 0.2}  # navnode parameters beyond those derived (NavnodeParams)
 //
 // Obstacle ids may not start with "random-", which random obstacles use.
+// A field given is checked as given: an explicit 0 where 0 is out of
+// range (goal_tolerance: 0, max_live: 0) is an error, not the default.
 // Bad input of any kind is an error wrapping ErrWorld or ErrScenario
 // that names the file and the entry, never a panic.
 package sim

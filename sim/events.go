@@ -143,11 +143,35 @@ func (m *Mission) band() (float64, float64) { return m.zlo, m.zhi }
 
 // path is Space.Path in the robot's configuration space, built once.
 func (m *Mission) path(a, b r3.Vector, anyAngle bool) (float64, []r3.Vector, error) {
-	if m.sp == nil && m.spErr == nil {
-		m.sp, m.spErr = NewSpace(m.World, m.body, m.Scenario.Resolution(), m.zlo, m.zhi)
+	return m.sp.path(m, m.body, a, b, anyAngle)
+}
+
+// reachable reports whether navnode can find a path from a to b: in the
+// configuration space of the robot grown to navnode's robot_radius
+// (NavnodeParams), which the exact body's is wider than.
+func (m *Mission) reachable(a, b r3.Vector) bool {
+	body := m.body
+	if r, ok := NavnodeParams(m.Scenario, m.World).Get("robot_radius").(float64); ok && r > body.Radius {
+		body.Radius = r
 	}
-	if m.spErr != nil {
-		return 0, nil, m.spErr
+	_, _, err := m.navSp.path(m, body, a, b, false)
+	return err == nil
+}
+
+// lazySpace is a Space built when first used.
+type lazySpace struct {
+	sp  *Space
+	err error
+}
+
+// path is Space.Path in the space of body in m's world, built on the
+// first call.
+func (l *lazySpace) path(m *Mission, body Body, a, b r3.Vector, anyAngle bool) (float64, []r3.Vector, error) {
+	if l.sp == nil && l.err == nil {
+		l.sp, l.err = NewSpace(m.World, body, m.Scenario.Resolution(), m.zlo, m.zhi)
 	}
-	return m.sp.Path(a, b, anyAngle)
+	if l.err != nil {
+		return 0, nil, l.err
+	}
+	return l.sp.Path(a, b, anyAngle)
 }

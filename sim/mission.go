@@ -53,9 +53,9 @@ type Mission struct {
 	body     Body
 	log      *LogWriter
 	rnd      *randomizer
-	zlo, zhi float64 // the band the robot plans in
-	sp       *Space  // built when first needed
-	spErr    error
+	zlo, zhi float64   // the band the robot plans in
+	sp       lazySpace // the robot's configuration space
+	navSp    lazySpace // navnode's: the robot grown to robot_radius
 
 	t                    float64
 	goal                 *r3.Vector // the current goal

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -28,7 +29,7 @@ type Random struct {
 	OnPath        float64
 	Ahead         [2]float64 // metres
 	Clearance     float64    // obstacles never come nearer the robot or the goal than this, metres
-	KeepReachable bool       // never place an obstacle that cuts the robot off its goal
+	KeepReachable bool       // never place an obstacle that cuts the robot off its goal, for navnode (its robot_radius)
 	Shapes        []Kind
 	MaxLive       int // most random obstacles at once
 }
@@ -46,7 +47,7 @@ type randomDoc struct {
 	Clearance     *float64  `yaml:"clearance"`
 	KeepReachable *bool     `yaml:"keep_reachable"`
 	Shapes        []string  `yaml:"shapes"`
-	MaxLive       int       `yaml:"max_live"`
+	MaxLive       *int      `yaml:"max_live"`
 }
 
 // random checks the document and fills in the defaults.
@@ -54,24 +55,10 @@ func (d *randomDoc) random() (*Random, error) {
 	r := &Random{Seed: d.Seed, Endpoints: d.Endpoints, MinDistance: 5, Events: 6, Start: 2, Period: [2]float64{2, 5},
 		Size: [2]float64{0.4, 1.2}, OnPath: 0.5, Ahead: [2]float64{2, 5}, Clearance: 1, KeepReachable: true,
 		Shapes: []Kind{KindBox, KindCylinder, KindSphere}, MaxLive: 4}
-	set := func(dst *float64, v *float64) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	set(&r.MinDistance, d.MinDistance)
-	set(&r.Start, d.Start)
-	set(&r.OnPath, d.OnPath)
-	set(&r.Clearance, d.Clearance)
-	if d.Events != nil {
-		r.Events = *d.Events
-	}
-	if d.KeepReachable != nil {
-		r.KeepReachable = *d.KeepReachable
-	}
-	if d.MaxLive != 0 {
-		r.MaxLive = d.MaxLive
-	}
+	r.MinDistance, r.Start = orDefault(d.MinDistance, r.MinDistance), orDefault(d.Start, r.Start)
+	r.OnPath, r.Clearance = orDefault(d.OnPath, r.OnPath), orDefault(d.Clearance, r.Clearance)
+	r.Events, r.MaxLive = orDefault(d.Events, r.Events), orDefault(d.MaxLive, r.MaxLive)
+	r.KeepReachable = orDefault(d.KeepReachable, r.KeepReachable)
 	for _, p := range []struct {
 		name   string
 		v      []float64
@@ -118,15 +105,19 @@ func (d *randomDoc) random() (*Random, error) {
 // randomizer runs a Random during a mission.
 type randomizer struct {
 	spec  *Random
-	rng   *rand.Rand
-	times []float64 // of the obstacle events
-	next  int       // next event
-	ids   int       // obstacles made so far
-	live  []string  // ids of the random obstacles in the world
+	rng   *rand.Rand // the timeline's and the endpoints' stream, then each event's own (reseed)
+	times []float64  // of the obstacle events
+	next  int        // next event
+	ids   int        // obstacles made so far
+	live  []string   // ids of the random obstacles in the world
 }
 
+// timelineStream is the second seed word of the stream of the event
+// times and endpoints; event k's is timelineStream+1+k.
+const timelineStream = 0x9e3779b97f4a7c15
+
 func newRandomizer(r *Random) *randomizer {
-	z := &randomizer{spec: r, rng: rand.New(rand.NewPCG(uint64(r.Seed), 0x9e3779b97f4a7c15))}
+	z := &randomizer{spec: r, rng: rand.New(rand.NewPCG(uint64(r.Seed), timelineStream))}
 	t := r.Start
 	for range r.Events {
 		z.times = append(z.times, t)
@@ -143,9 +134,9 @@ func (z *randomizer) point(b Bounds, zlo, zhi float64) r3.Vector {
 		Z: z.uniform([2]float64{zlo, zhi})}
 }
 
-// endpoints draws a start and goal at least MinDistance apart, connected,
-// and clear of obstacles by the margin navnode's robot_radius adds, within
-// 200 tries.
+// endpoints draws a start and goal at least MinDistance apart, clear of
+// obstacles by the margin navnode's robot_radius adds, and connected for
+// navnode (reachable), within 200 tries.
 func (z *randomizer) endpoints(m *Mission) (r3.Vector, r3.Vector, error) {
 	zlo, zhi := m.band()
 	margin := m.Scenario.Resolution() + m.Scenario.Controller.Tolerance // what navnode adds to the radius
@@ -154,18 +145,26 @@ func (z *randomizer) endpoints(m *Mission) (r3.Vector, r3.Vector, error) {
 		if a.Sub(b).Norm() < z.spec.MinDistance || m.clash(a, margin) || m.clash(b, margin) {
 			continue
 		}
-		if _, _, err := m.path(a, b, false); err == nil {
+		if m.reachable(a, b) {
 			return a, b, nil
 		}
 	}
 	return r3.Vector{}, r3.Vector{}, fmt.Errorf("%w: no free, connected start and goal %v m apart in 200 tries", ErrScenario, z.spec.MinDistance)
 }
 
+// reseed gives the event due (z.next-1) a stream of its own: an event
+// that draws more or fewer numbers than in another run of the seed (its
+// placements tried against a robot a tick later) leaves the later events'
+// draws as they were.
+func (z *randomizer) reseed() {
+	z.rng = rand.New(rand.NewPCG(uint64(z.spec.Seed), timelineStream+uint64(z.next)))
+}
+
 // shape draws an obstacle of a random kind and size, at the origin.
 func (z *randomizer) shape(ground bool) Shape {
 	k := z.spec.Shapes[z.rng.IntN(len(z.spec.Shapes))]
 	a, b := z.uniform(z.spec.Size), z.uniform(z.spec.Size)
-	s := Shape{Kind: k, Size: r3.Vector{X: a, Y: b, Z: z.uniform(z.spec.Size)}, Yaw: z.rng.Float64() * 3.14159,
+	s := Shape{Kind: k, Size: r3.Vector{X: a, Y: b, Z: z.uniform(z.spec.Size)}, Yaw: z.rng.Float64() * math.Pi,
 		Radius: a / 2, Height: z.uniform(z.spec.Size)}
 	if ground { // standing on the floor, taller than a ground robot's sensors
 		s.Size.Z, s.Height = 1.5, 1.5
@@ -176,6 +175,7 @@ func (z *randomizer) shape(ground bool) Shape {
 // event makes the next random obstacle event happen in mission m, and
 // returns the change, or false when no placement was found.
 func (z *randomizer) event(m *Mission) (ObstacleChange, bool) {
+	z.reseed()
 	n := len(z.live)
 	action := Add
 	if n >= z.spec.MaxLive || (n > 0 && z.rng.IntN(2) == 0) {
@@ -212,7 +212,7 @@ func (z *randomizer) event(m *Mission) (ObstacleChange, bool) {
 			if checks++; checks > 5 {
 				break
 			}
-			if _, _, err := m.path(m.robot.State.Pos, goal, false); err != nil {
+			if !m.reachable(m.robot.State.Pos, goal) {
 				continue
 			}
 		}

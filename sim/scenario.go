@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -155,7 +156,8 @@ func DefaultScenario(w *World) (*Scenario, error) {
 	start := w.Bounds.Min.Add(w.Bounds.Max).Mul(0.5)
 	if w.Start != nil {
 		start = *w.Start
-	} else if d.Robot.Type == Ground {
+	}
+	if d.Robot.Type == Ground {
 		start.Z = w.Bounds.Min.Z
 	}
 	d.Robot.Start = []float64{start.X, start.Y, start.Z}
@@ -168,7 +170,9 @@ func DefaultScenario(w *World) (*Scenario, error) {
 }
 
 // CheckIn checks what the scenario needs of world w: the robot's start
-// and the goals inside its bounds, the start free.
+// and the goals inside its bounds, the start free and, for a ground
+// robot, on the floor (the bounds' lowest height), and aerial goals
+// within the altitude band navnode plans in (Band).
 func (sc *Scenario) CheckIn(w *World) error {
 	if sc.Random == nil || !sc.Random.Endpoints {
 		if !w.Bounds.Contains(sc.Robot.Start) {
@@ -177,17 +181,32 @@ func (sc *Scenario) CheckIn(w *World) error {
 		if what, hit := w.Collides(sc.Robot.Body(), sc.Robot.Start); hit {
 			return fmt.Errorf("%w: robot start %v touches %s", ErrScenario, fmtVec(sc.Robot.Start), what)
 		}
+		if sc.Robot.Type == Ground && math.Abs(sc.Robot.Start.Z-w.Bounds.Min.Z) > floorSlack {
+			return fmt.Errorf("%w: robot start %v: a ground robot starts on the floor, at the world's lowest height %v",
+				ErrScenario, fmtVec(sc.Robot.Start), w.Bounds.Min.Z)
+		}
 	}
+	zlo, zhi := sc.Band(w)
 	for i, g := range sc.Goals {
+		if i < len(sc.goalEntry) {
+			i = sc.goalEntry[i] // its place in the file
+		}
 		if !w.Bounds.Contains(g.Pose) {
-			if i < len(sc.goalEntry) {
-				i = sc.goalEntry[i] // its place in the file
-			}
 			return fmt.Errorf("%w: goals[%d] %v is outside the world's bounds", ErrScenario, i, fmtVec(g.Pose))
+		}
+		if sc.Robot.Type == Aerial && !(g.Pose.Z >= zlo && g.Pose.Z <= zhi) {
+			// navnode lifts a goal below min_altitude into its band, so
+			// the robot could never come within the tolerance of this one.
+			return fmt.Errorf("%w: goals[%d] %v: an aerial goal must lie between the heights navnode plans in, %v and %v m",
+				ErrScenario, i, fmtVec(g.Pose), zlo, zhi)
 		}
 	}
 	return nil
 }
+
+// floorSlack is how far from the world's lowest height a ground robot's
+// start may be and still count as on the floor, metres.
+const floorSlack = 1e-3
 
 // sortEvents orders the timelines by time, keeping the file's order for
 // equal times, and notes each goal's place in the file for errors.

@@ -21,9 +21,9 @@ type scenarioDoc struct {
 	Hostile          []hostileDoc   `yaml:"hostile"`
 	Sensors          sensorsDoc     `yaml:"sensors"`
 	Timeout          *float64       `yaml:"timeout"`
-	GoalTolerance    float64        `yaml:"goal_tolerance"`
+	GoalTolerance    *float64       `yaml:"goal_tolerance"`
 	OnCollision      string         `yaml:"on_collision"`
-	UnreachableAfter float64        `yaml:"unreachable_after"`
+	UnreachableAfter *float64       `yaml:"unreachable_after"`
 	Expect           expectDoc      `yaml:"expect"`
 	Navnode          map[string]any `yaml:"navnode"`
 }
@@ -108,8 +108,7 @@ var navnodeStatuses = []string{"idle", "planning", "following", "blocked", "unre
 
 // scenario checks the document and builds the scenario with defaults.
 func (d *scenarioDoc) scenario() (*Scenario, error) {
-	sc := &Scenario{World: d.World, GoalTolerance: d.GoalTolerance, OnCollision: d.OnCollision,
-		UnreachableAfter: d.UnreachableAfter, Controller: d.Controller}
+	sc := &Scenario{World: d.World, OnCollision: d.OnCollision, Controller: d.Controller}
 	var err error
 	if sc.Robot, err = d.Robot.spec(d.Random != nil && d.Random.Endpoints); err != nil {
 		return nil, fmt.Errorf("robot: %v", err)
@@ -178,9 +177,7 @@ func (d *scenarioDoc) limits(sc *Scenario) error {
 	if err := checkTime(sc.Timeout); err != nil {
 		return fmt.Errorf("timeout: %v", err)
 	}
-	if sc.GoalTolerance == 0 {
-		sc.GoalTolerance = 0.3
-	}
+	sc.GoalTolerance = orDefault(d.GoalTolerance, 0.3)
 	if !(sc.GoalTolerance > 0 && sc.GoalTolerance <= 10) {
 		return fmt.Errorf("goal_tolerance %v m: want (0, 10]", sc.GoalTolerance)
 	}
@@ -190,11 +187,12 @@ func (d *scenarioDoc) limits(sc *Scenario) error {
 	if sc.OnCollision != "stop" && sc.OnCollision != "continue" {
 		return fmt.Errorf("on_collision %q: want stop or continue", sc.OnCollision)
 	}
-	if sc.UnreachableAfter == 0 {
-		sc.UnreachableAfter = 3
-	}
+	sc.UnreachableAfter = orDefault(d.UnreachableAfter, 3)
 	if !(sc.UnreachableAfter > 0 && sc.UnreachableAfter <= 600) {
 		return fmt.Errorf("unreachable_after %v s: want (0, 600]", sc.UnreachableAfter)
+	}
+	if err := sc.checkTimeline(); err != nil {
+		return err
 	}
 	e := d.Expect
 	sc.Expect = Expect{Result: e.Result, SawStatus: e.SawStatus, MinReplans: e.MinReplans}
@@ -251,6 +249,45 @@ func validParamName(s string) bool {
 		}
 	}
 	return true
+}
+
+// orDefault returns *v, or def when v is nil (the field left out).
+func orDefault[T any](v *T, def T) T {
+	if v == nil {
+		return def
+	}
+	return *v
+}
+
+// checkTimeline refuses goals and events that come after the timeout,
+// which could never happen, and scripted goals beside random endpoints,
+// which would replace them.
+func (sc *Scenario) checkTimeline() error {
+	if sc.Random != nil && sc.Random.Endpoints && len(sc.Goals) > 0 {
+		return errors.New("goals: random.endpoints draws the goal; give no goals")
+	}
+	if sc.Timeout == 0 {
+		return nil
+	}
+	late := func(what string, at float64) error {
+		return fmt.Errorf("%s at %v s: after the timeout (%v s), it would never happen", what, at, sc.Timeout)
+	}
+	for _, g := range sc.Goals {
+		if g.At > sc.Timeout {
+			return late("a goal", g.At)
+		}
+	}
+	for _, e := range sc.Obstacles {
+		if e.At > sc.Timeout {
+			return late(fmt.Sprintf("obstacles: %s of %q", e.Action, e.ID), e.At)
+		}
+	}
+	for _, h := range sc.Hostile {
+		if h.At > sc.Timeout {
+			return late("hostile "+h.Kind, h.At)
+		}
+	}
+	return nil
 }
 
 func checkTime(t float64) error {

@@ -48,7 +48,10 @@ func (d *robotDoc) spec(randomStart bool) (RobotSpec, error) {
 	if !finite(s.Yaw) {
 		return s, fmt.Errorf("yaw %v: want a finite angle", s.Yaw)
 	}
-	if d.Start == nil && randomStart {
+	if randomStart {
+		if d.Start != nil {
+			return s, errors.New("start: random.endpoints draws the start; give none")
+		}
 		return s, nil
 	}
 	var err error
@@ -133,13 +136,8 @@ func (d *sensorsDoc) fill(sc *Scenario) error {
 	if sc.Robot.Type == Ground {
 		mount = sc.Robot.Height / 2
 	}
-	z := func(v *float64) float64 {
-		if v == nil {
-			return mount
-		}
-		return *v
-	}
-	orDefault := func(v, def float64) float64 {
+	z := func(v *float64) float64 { return orDefault(v, mount) }
+	nonZero := func(v, def float64) float64 {
 		if v == 0 {
 			return def
 		}
@@ -148,7 +146,7 @@ func (d *sensorsDoc) fill(sc *Scenario) error {
 	if l := d.Lidar; l != nil || (d.Laser == nil && sc.Robot.Type == Aerial) {
 		sc.Lidar = &Lidar{Beams: 16, VerticalFOV: 30, Samples: 360, Range: 12, Rate: 10, Z: mount, NoReturn: NoReturnClear}
 		if l != nil {
-			sc.Lidar.Range, sc.Lidar.Rate, sc.Lidar.Z = orDefault(l.Range, 12), orDefault(l.Rate, 10), z(l.Z)
+			sc.Lidar.Range, sc.Lidar.Rate, sc.Lidar.Z = nonZero(l.Range, 12), nonZero(l.Rate, 10), z(l.Z)
 			if l.Beams != 0 {
 				sc.Lidar.Beams = l.Beams
 			}
@@ -169,7 +167,7 @@ func (d *sensorsDoc) fill(sc *Scenario) error {
 	if l := d.Laser; l != nil || (d.Lidar == nil && sc.Robot.Type == Ground) {
 		sc.Laser = &Laser{Samples: 360, Range: 12, Rate: 10, Z: mount}
 		if l != nil {
-			sc.Laser.Range, sc.Laser.Rate, sc.Laser.Z = orDefault(l.Range, 12), orDefault(l.Rate, 10), z(l.Z)
+			sc.Laser.Range, sc.Laser.Rate, sc.Laser.Z = nonZero(l.Range, 12), nonZero(l.Rate, 10), z(l.Z)
 			if l.Samples != 0 {
 				sc.Laser.Samples = l.Samples
 			}

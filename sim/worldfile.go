@@ -50,13 +50,16 @@ type shapeDoc struct {
 	Height float64   `yaml:"height"`
 }
 
-// shape converts a shapeDoc of kind k. Without a centre the shape is at
-// the origin when centreOptional (a scenario obstacle placed on the plan),
-// else it is an error.
-func (d *shapeDoc) shape(k Kind, centreOptional bool) (Shape, error) {
+// shape converts a shapeDoc of kind k. A shape placedAhead (a scenario
+// obstacle placed on the plan) takes no centre and is at the origin;
+// any other needs one.
+func (d *shapeDoc) shape(k Kind, placedAhead bool) (Shape, error) {
 	s := Shape{Kind: k, Yaw: d.Yaw, Radius: d.Radius, Height: d.Height}
 	var err error
-	if d.Center != nil || !centreOptional {
+	if placedAhead && d.Center != nil {
+		return s, errors.New("center: the obstacle is placed by ahead; give one or the other")
+	}
+	if !placedAhead {
 		if s.Center, err = vec3("center", d.Center); err != nil {
 			return s, err
 		}
