@@ -26,7 +26,7 @@ func TestMissions(t *testing.T) {
 	}
 	for i, c := range []struct {
 		scenario string
-		check    func(t *testing.T, l *sim.Log)
+		check    func(t require.TestingT, l *sim.Log)
 		planner  string  // "": the scenario's parameters'
 		budgetMS float64 // budget_ms; 0: the scenario's
 	}{
@@ -109,7 +109,7 @@ func runMission(t *testing.T, domain uint32, name string, extra ...string) *sim.
 
 // checkRepaired: the box dropped on the path changed the plan, and navnode
 // reported the repair in its diagnostics.
-func checkRepaired(t *testing.T, l *sim.Log) {
+func checkRepaired(t require.TestingT, l *sim.Log) {
 	require.NotEmpty(t, l.Obstacles)
 	at := l.Obstacles[0].T
 	before, after := -1, -1
@@ -125,7 +125,7 @@ func checkRepaired(t *testing.T, l *sim.Log) {
 }
 
 // checkAppearAndGo: obstacles appeared and went during the flight.
-func checkAppearAndGo(t *testing.T, l *sim.Log) {
+func checkAppearAndGo(t require.TestingT, l *sim.Log) {
 	added, deleted := 0, 0
 	for _, o := range l.Obstacles {
 		switch o.Action {
@@ -142,7 +142,7 @@ func checkAppearAndGo(t *testing.T, l *sim.Log) {
 
 // checkUnreachable: navnode said unreachable, the robot stayed put
 // meanwhile, and the next goal was reached.
-func checkUnreachable(t *testing.T, l *sim.Log) {
+func checkUnreachable(t require.TestingT, l *sim.Log) {
 	from, to := -1.0, -1.0
 	for _, s := range l.Statuses {
 		if s.Status == "unreachable" && from < 0 {
@@ -152,20 +152,23 @@ func checkUnreachable(t *testing.T, l *sim.Log) {
 	require.GreaterOrEqual(t, from, 0.0, "navnode never reported unreachable")
 	require.GreaterOrEqual(t, len(l.Goals), 2)
 	to = l.Goals[1].T
-	moved := 0.0
+	moved, poses := 0.0, 0
 	var prev *sim.PoseRecord
 	for i := range l.Poses {
 		p := &l.Poses[i]
 		if p.T > from+1 && p.T < to && prev != nil && prev.T > from+1 {
 			moved += dist3(p.P, prev.P)
+			poses++
 		}
 		prev = p
 	}
+	require.GreaterOrEqual(t, to-from-1, 1.0, "navnode said unreachable at %.1f s, too late to watch the robot stand before the next goal at %.1f s", from, to)
+	require.Positive(t, poses)
 	require.Less(t, moved, 0.05, "the robot moved %.2f m while its goal was unreachable", moved)
 }
 
 // checkGoalChange: the final goal is the second one, reached.
-func checkGoalChange(t *testing.T, l *sim.Log) {
+func checkGoalChange(t require.TestingT, l *sim.Log) {
 	require.GreaterOrEqual(t, len(l.Goals), 2)
 	last := l.Goals[len(l.Goals)-1]
 	require.NotNil(t, l.Outcome.Goal)
@@ -174,7 +177,7 @@ func checkGoalChange(t *testing.T, l *sim.Log) {
 }
 
 // checkHostile: garbage went in, navnode counted it and went on.
-func checkHostile(t *testing.T, l *sim.Log) {
+func checkHostile(t require.TestingT, l *sim.Log) {
 	require.NotEmpty(t, l.Hostile)
 	require.Positive(t, l.Outcome.Malformed, "navnode counted no malformed input")
 }

@@ -37,7 +37,10 @@ func BenchmarkSoak(b *testing.B) {
 	if len(extra) > 0 {
 		params = withParams(b, params, extra...)
 	}
+	binaries(b) // here, not in a worker: a failure there would stop only the worker
 	seeds := make(chan int)
+	dead := make(chan struct{}) // closed when a worker returns
+	var once sync.Once
 	var mu sync.Mutex
 	var outcomes []*sim.Outcome
 	var failures []string
@@ -46,6 +49,7 @@ func BenchmarkSoak(b *testing.B) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer once.Do(func() { close(dead) })
 			for seed := range seeds {
 				o, err := soakMission(b, domainBase+40+uint32(w), seed, params)
 				mu.Lock()
@@ -64,7 +68,11 @@ func BenchmarkSoak(b *testing.B) {
 	seed := 0
 	for b.Loop() {
 		seed++
-		seeds <- seed
+		select {
+		case seeds <- seed:
+		case <-dead: // it failed the benchmark (a require in soakMission)
+			b.Fatalf("a soak worker stopped before seed %d", seed)
+		}
 	}
 	close(seeds)
 	wg.Wait()
@@ -104,6 +112,9 @@ func soakMission(b *testing.B, domain uint32, seed int, params string) (*sim.Out
 		"navnode_sim.launch.xml", "scenario:="+filepath.Join(repoRoot, "scenarios", "soak.yaml"),
 		"robot_params_file:="+params)
 	werr := nav.wait(3 * time.Minute)
+	if werr != nil {
+		_ = nav.stop(b) // now, not when the benchmark ends: the next seed uses this domain
+	}
 	f, err := os.Open(logPath)
 	if err != nil {
 		return nil, fmt.Errorf("%v (navlaunch: %v)", err, werr)
