@@ -93,9 +93,13 @@ func testLaunch(t *testing.T, nodes ...string) (file, bin string) {
 	return file, bin
 }
 
-// node is a <node> running the test child.
+// node is a <node> running the test child, with no args attribute when
+// args is "".
 func node(name, args, children string) string {
-	return fmt.Sprintf(`<node pkg="navnode" exec="navnode_test_child" name="%s" args="%s">`+
+	if args != "" { // args="" is one empty argument, as under ros2 launch
+		args = ` args="` + args + `"`
+	}
+	return fmt.Sprintf(`<node pkg="navnode" exec="navnode_test_child" name="%s"%s>`+
 		`<env name="%s" value="child"/>%s</node>`, name, args, roleEnv, children)
 }
 

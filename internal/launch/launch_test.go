@@ -218,17 +218,52 @@ func TestParseArgs(t *testing.T) {
 func TestSplitWords(t *testing.T) {
 	for in, want := range map[string][]string{
 		" -a $(env X 'd e')\n\tx$(var y)z  -b ": {"-a", "$(env X 'd e')", "x$(var y)z", "-b"},
-		"   ":                                   nil,
+		"   ":                                   {""},
+		" $(var y)":                             {"", "$(var y)"},
+		"":                                      {""},
 		`--title 'two words' --x`:               {"--title", "two words", "--x"},
-		`"a \"b\" c" d\ e 'it''s' ""`:           {`a "b" c`, "d e", "its", ""},
-		`-p "x:=$(var y) z"`:                    {"-p", "x:=$(var y) z"},
+		`"a \\"b\\" c" d\\ e 'it''s' ""`:        {`a "b" c`, "d e", "its", ""},
 	} {
-		got, err := splitWords(in)
+		got, err := rawWords(in)
 		require.NoError(t, err, in)
 		require.Equal(t, want, got, in)
 	}
 	_, err := splitWords(`--title 'two words`)
 	require.ErrorContains(t, err, "no closing quotation")
+}
+
+// rawWords is splitWords with each word written back as text, its
+// substitutions as $(name arg ...).
+func rawWords(s string) ([]string, error) {
+	words, err := splitWords(s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = rawPieces(w)
+	}
+	return out, nil
+}
+
+func rawPieces(ps []piece) string {
+	var b strings.Builder
+	for _, p := range ps {
+		if p.name == "" {
+			b.WriteString(p.text)
+			continue
+		}
+		b.WriteString("$(" + p.name)
+		for _, a := range p.args {
+			if v := rawPieces(a); strings.ContainsAny(v, " )") {
+				b.WriteString(" '" + v + "'")
+			} else {
+				b.WriteString(" " + v)
+			}
+		}
+		b.WriteString(")")
+	}
+	return b.String()
 }
 
 func TestJoinNamespace(t *testing.T) {

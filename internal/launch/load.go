@@ -133,6 +133,9 @@ func (l *loader) file(path string, given map[string]bool) error {
 	if err != nil {
 		return err
 	}
+	if err := checkElements(path, root.children); err != nil {
+		return err
+	}
 	if name := missingArg(root.children, given); name != "" {
 		return fmt.Errorf("%w: %s needs argument %q: give it with <arg name=%q value=...> in the <include>", ErrArgument, path, name, name)
 	}
@@ -191,13 +194,53 @@ func (l *loader) action(f *fileCtx, e *element) error {
 	return nil
 }
 
-// enabled evaluates the if and unless attributes; launch refuses both on
-// one element.
-func (l *loader) enabled(f *fileCtx, e *element) (bool, error) {
+// plainAttrs are the attributes, by element, that Load reads as written,
+// without substitutions.
+var plainAttrs = map[string][]string{"launch": {"version"}, "arg": {"name", "description"}, "let": {"name"},
+	"group": {"scoped"}}
+
+// checkElements checks els and their children as launch does when it
+// parses a file, before it runs any of it, so in branches that run or
+// not: substitutions must be well formed and known, with as many
+// arguments as they take; a node's args and ros_args must split into
+// words; and if and unless cannot both be on one element.
+func checkElements(path string, els []*element) error {
+	for _, e := range els {
+		if err := checkElement(e); err != nil {
+			return &PosError{File: path, Line: e.line, Err: err}
+		}
+		if err := checkElements(path, e.children); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkElement(e *element) error {
 	_, hasIf := e.attr("if")
 	if _, hasUnless := e.attr("unless"); hasIf && hasUnless {
-		return false, fmt.Errorf("<%s>: if and unless cannot be used together", e.name)
+		return fmt.Errorf("%w: <%s>: if and unless cannot be used together", ErrSyntax, e.name)
 	}
+	for _, attr := range slices.Sorted(maps.Keys(e.attrs)) {
+		if slices.Contains(plainAttrs[e.name], attr) {
+			continue
+		}
+		raw := e.attrs[attr]
+		var err error
+		if e.name == "node" && (attr == "args" || attr == "ros_args") {
+			_, err = splitWords(raw)
+		} else {
+			_, err = parseSubst(raw)
+		}
+		if err != nil {
+			return fmt.Errorf("<%s %s=%q>: %w", e.name, attr, raw, err)
+		}
+	}
+	return nil
+}
+
+// enabled evaluates the if and unless attributes.
+func (l *loader) enabled(f *fileCtx, e *element) (bool, error) {
 	for _, attr := range []string{"if", "unless"} {
 		raw, ok := e.attr(attr)
 		if !ok {
@@ -306,19 +349,16 @@ func (l *loader) group(f *fileCtx, e *element) error {
 
 // expand evaluates the substitutions of an attribute value of file f.
 func (l *loader) expand(f *fileCtx, s string) (string, error) {
-	return expand(s, func(name string, args []string) (string, error) { return l.substitute(f, name, args) })
+	return expand(s, l.eval(f))
 }
 
-// substitute evaluates one substitution.
+// eval evaluates the substitutions of file f.
+func (l *loader) eval(f *fileCtx) func(name string, args []string) (string, error) {
+	return func(name string, args []string) (string, error) { return l.substitute(f, name, args) }
+}
+
+// substitute evaluates one substitution, checked by parseSubst.
 func (l *loader) substitute(f *fileCtx, name string, args []string) (string, error) {
-	n, ok := substitutionArgs[name]
-	if !ok {
-		return "", fmt.Errorf("%w: $(%s) is not supported here (want var, env, find-pkg-share, dirname or filename)",
-			ErrSubstitution, name)
-	}
-	if len(args) < n[0] || len(args) > n[1] {
-		return "", fmt.Errorf("%w: $(%s) takes %d to %d arguments, got %d", ErrSubstitution, name, n[0], n[1], len(args))
-	}
 	switch name {
 	case "var":
 		v, ok := l.vars[args[0]]

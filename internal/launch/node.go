@@ -99,13 +99,11 @@ func (l *loader) words(f *fileCtx, e *element, attr string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("<node %s=%q>: %w", attr, raw, err)
 	}
-	var out []string
-	for _, w := range words {
-		v, err := l.expand(f, w)
-		if err != nil {
+	out := make([]string, len(words))
+	for i, w := range words {
+		if out[i], err = evalPieces(w, l.eval(f)); err != nil {
 			return nil, fmt.Errorf("<node %s=%q>: %w", attr, raw, err)
 		}
-		out = append(out, v)
 	}
 	return out, nil
 }

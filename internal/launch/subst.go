@@ -1,135 +1,325 @@
 package launch
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
+
+// piece is a part of an attribute value as launch's substitution grammar
+// (launch/frontend/grammar.lark) reads it: literal text, its backslash
+// escapes removed, or a substitution with its arguments.
+type piece struct {
+	text string    // the text, when name is ""
+	name string    // the substitution's name
+	args [][]piece // the substitution's arguments
+}
 
 // expand evaluates the $(...) substitutions in s, with eval giving the
 // value of one substitution from its name and evaluated arguments.
 func expand(s string, eval func(name string, args []string) (string, error)) (string, error) {
-	p := substParser{s: s, eval: eval}
+	ps, err := parseSubst(s)
+	if err != nil {
+		return "", err
+	}
+	return evalPieces(ps, eval)
+}
+
+// evalPieces concatenates the values of ps.
+func evalPieces(ps []piece, eval func(name string, args []string) (string, error)) (string, error) {
 	var b strings.Builder
-	for p.i < len(p.s) {
-		if strings.HasPrefix(p.s[p.i:], "$(") {
-			v, err := p.sub()
+	for _, p := range ps {
+		if p.name == "" {
+			b.WriteString(p.text)
+			continue
+		}
+		args := make([]string, len(p.args))
+		for i, a := range p.args {
+			v, err := evalPieces(a, eval)
 			if err != nil {
 				return "", err
 			}
-			b.WriteString(v)
-			continue
+			args[i] = v
 		}
-		b.WriteByte(p.s[p.i])
-		p.i++
+		v, err := eval(p.name, args)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(v)
 	}
 	return b.String(), nil
+}
+
+// parseSubst reads an attribute value as launch does: text and
+// $(name arg ...) substitutions, whose name must be one Load knows and
+// takes that many arguments. Arguments are set off by exactly one space
+// and are text and substitutions up to a space or ")", or are quoted
+// whole with ' or ", which may hold spaces and substitutions. A backslash
+// is dropped before any character but a newline; it also keeps the next
+// $, ( or ) from opening or closing a substitution, and a quote from
+// closing a quoted argument.
+func parseSubst(s string) ([]piece, error) {
+	p := substParser{s: s}
+	var out []piece
+	for p.i < len(s) {
+		if p.atSub() {
+			sub, err := p.sub(0)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sub)
+			continue
+		}
+		start := p.i
+		for p.i < len(s) && !p.atSub() {
+			p.i++
+		}
+		out = append(out, piece{text: unescape(s[start:p.i])})
+	}
+	if len(out) == 0 {
+		out = []piece{{}} // launch reads "" as one empty text
+	}
+	return out, nil
 }
 
 // substParser reads substitutions out of s from offset i.
 type substParser struct {
-	s    string
-	i    int
-	eval func(name string, args []string) (string, error)
+	s string
+	i int
+}
+
+func (p *substParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("%w: %q: "+format+" at offset %d", append(append([]any{ErrSubstitution, p.s}, args...), p.i)...)
+}
+
+// atSub reports whether a substitution starts at p.i: "$(" with no
+// backslash before it.
+func (p *substParser) atSub() bool {
+	return strings.HasPrefix(p.s[p.i:], "$(") && !p.escaped()
+}
+
+// escaped reports whether the character at p.i follows a backslash.
+func (p *substParser) escaped() bool { return p.i > 0 && p.s[p.i-1] == '\\' }
+
+// sub reads the substitution at p.i; quote is the quote of the argument
+// it is in, or 0.
+func (p *substParser) sub(quote byte) (piece, error) {
+	p.i += 2
+	start := p.i
+	for p.i < len(p.s) && (isLetter(p.s[p.i]) || p.i > start && isNameChar(p.s[p.i])) {
+		p.i++
+	}
+	sub := piece{name: p.s[start:p.i]}
+	if sub.name == "" {
+		return piece{}, p.errorf("want a substitution name after $(")
+	}
+	for p.i < len(p.s) && p.s[p.i] == ' ' {
+		p.i++
+		arg, err := p.arg(quote)
+		if err != nil {
+			return piece{}, err
+		}
+		sub.args = append(sub.args, arg)
+	}
+	if p.i >= len(p.s) {
+		return piece{}, p.errorf("unclosed $(%s", sub.name)
+	}
+	if p.s[p.i] != ')' {
+		return piece{}, p.errorf("unexpected %q in $(%s) (arguments are set off by one space)", p.s[p.i], sub.name)
+	}
+	p.i++
+	return sub, checkSubst(sub)
+}
+
+// checkSubst refuses a substitution Load does not know, or one given too
+// few or too many arguments, as launch does while parsing.
+func checkSubst(sub piece) error {
+	n, ok := substitutionArgs[sub.name]
+	if !ok {
+		return fmt.Errorf("%w: $(%s) is not supported here (want var, env, find-pkg-share, dirname or filename)",
+			ErrSubstitution, sub.name)
+	}
+	if len(sub.args) < n[0] || len(sub.args) > n[1] {
+		return fmt.Errorf("%w: $(%s) takes %d to %d arguments, got %d", ErrSubstitution, sub.name, n[0], n[1], len(sub.args))
+	}
+	return nil
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isNameChar(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-' }
+
+// arg reads one argument of a substitution: a quoted one (outside quotes
+// only), or text and substitutions up to a space or ")".
+func (p *substParser) arg(quote byte) ([]piece, error) {
+	if quote == 0 && p.i < len(p.s) && (p.s[p.i] == '\'' || p.s[p.i] == '"') {
+		return p.quoted(p.s[p.i])
+	}
+	var out []piece
+	for p.i < len(p.s) {
+		if p.atSub() {
+			sub, err := p.sub(quote)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sub)
+			continue
+		}
+		text, ok := p.argText(quote)
+		if !ok {
+			break
+		}
+		out = append(out, piece{text: text})
+	}
+	if len(out) == 0 {
+		return nil, p.errorf("want an argument")
+	}
+	return out, nil
+}
+
+// argText reads the text of an argument up to a space, a substitution, an
+// unescaped ( or ), or a quote (the argument's own inside quotes).
+func (p *substParser) argText(quote byte) (string, bool) {
+	start := p.i
+	for ; p.i < len(p.s); p.i++ {
+		c := p.s[p.i]
+		if c == '\\' && p.i+1 < len(p.s) && (p.s[p.i+1] == '\'' || p.s[p.i+1] == '"') {
+			p.i++
+			continue
+		}
+		if c == ' ' || (c == '(' || c == ')') && !p.escaped() || p.atSub() ||
+			(c == '\'' || c == '"') && (quote == 0 || c == quote) {
+			break
+		}
+	}
+	return unescape(p.s[start:p.i]), p.i > start
+}
+
+// quoted reads an argument quoted with q: text, where \q does not close
+// it, and substitutions, whose arguments cannot be quoted with q.
+func (p *substParser) quoted(q byte) ([]piece, error) {
+	open := p.i
+	p.i++
+	var out []piece
+	for {
+		switch {
+		case p.i >= len(p.s):
+			p.i = open
+			return nil, p.errorf("unclosed quote")
+		case p.s[p.i] == q:
+			p.i++
+			return out, nil
+		case p.atSub():
+			sub, err := p.sub(q)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sub)
+			continue
+		}
+		start := p.i
+		for p.i < len(p.s) && p.s[p.i] != q && !p.atSub() {
+			if p.s[p.i] == '\\' && p.i+1 < len(p.s) && p.s[p.i+1] == q {
+				p.i++
+			}
+			p.i++
+		}
+		out = append(out, piece{text: unescape(p.s[start:p.i])})
+	}
+}
+
+// unescape drops each backslash before a character other than a newline,
+// as launch does to the text of an attribute: \\ is \, \x is x.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && s[i+1] != '\n' {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func (p *substParser) skipSpaces() {
-	for p.i < len(p.s) && isSpace(p.s[p.i]) {
-		p.i++
+// splitWords splits a command line written in an args attribute into
+// words, as launch does (ExecuteProcess._parse_cmdline): the attribute is
+// read into text and substitutions first, backslash escapes removed, then
+// each text is split as shlex.split does, and its first and last words
+// join the substitutions they touch: x$(var y)z is one word. A
+// substitution's value is never split, and a quote cannot span a
+// substitution, as in launch, where the text before it then has no closing
+// quotation. A text of spaces only ends a word, even an empty one: args=""
+// and args=" $(var x)" start with an empty argument under launch.
+func splitWords(s string) ([][]piece, error) {
+	ps, err := parseSubst(s)
+	if err != nil {
+		return nil, err
 	}
-}
-
-// sub reads and evaluates the $(name arg ...) at p.i.
-func (p *substParser) sub() (string, error) {
-	start := p.i
-	p.i += 2
-	p.skipSpaces()
-	n := p.i
-	for p.i < len(p.s) && !isSpace(p.s[p.i]) && p.s[p.i] != ')' {
-		p.i++
+	var words [][]piece
+	var w []piece
+	next := func() {
+		words = append(words, w)
+		w = nil
 	}
-	name := p.s[n:p.i]
-	var args []string
-	for {
-		p.skipSpaces()
-		if p.i >= len(p.s) {
-			return "", fmt.Errorf("%w: %q: unclosed $( at offset %d", ErrSubstitution, p.s, start)
-		}
-		if p.s[p.i] == ')' {
-			p.i++
-			break
-		}
-		arg, err := p.arg()
-		if err != nil {
-			return "", err
-		}
-		args = append(args, arg)
-	}
-	if name == "" {
-		return "", fmt.Errorf("%w: %q: empty $() at offset %d", ErrSubstitution, p.s, start)
-	}
-	return p.eval(name, args)
-}
-
-// arg reads one argument of a substitution: a quoted string, or text and
-// substitutions up to a space or the closing parenthesis.
-func (p *substParser) arg() (string, error) {
-	if q := p.s[p.i]; q == '\'' || q == '"' {
-		end := strings.IndexByte(p.s[p.i+1:], q)
-		if end < 0 {
-			return "", fmt.Errorf("%w: %q: unclosed quote at offset %d", ErrSubstitution, p.s, p.i)
-		}
-		inner := p.s[p.i+1 : p.i+1+end]
-		p.i += end + 2
-		return expand(inner, p.eval)
-	}
-	var b strings.Builder
-	for p.i < len(p.s) && !isSpace(p.s[p.i]) && p.s[p.i] != ')' {
-		if strings.HasPrefix(p.s[p.i:], "$(") {
-			v, err := p.sub()
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(v)
+	for _, p := range ps {
+		if p.name != "" {
+			w = append(w, p)
 			continue
 		}
-		b.WriteByte(p.s[p.i])
-		p.i++
+		toks, err := shlexSplit(p.text)
+		if errors.Is(err, errNoClosingQuote) && len(ps) > 1 {
+			return nil, fmt.Errorf("%w (the text around each substitution is split on its own: a quote cannot span one)", err)
+		} else if err != nil {
+			return nil, err
+		}
+		if len(toks) == 0 {
+			next()
+			continue
+		}
+		if first, _ := utf8.DecodeRuneInString(p.text); unicode.IsSpace(first) && len(w) > 0 {
+			next()
+		}
+		w = append(w, piece{text: toks[0]})
+		if len(toks) > 1 {
+			next()
+			for _, t := range toks[1 : len(toks)-1] {
+				words = append(words, []piece{{text: t}})
+			}
+			w = []piece{{text: toks[len(toks)-1]}}
+		}
+		if last, _ := utf8.DecodeLastRuneInString(p.text); unicode.IsSpace(last) {
+			next()
+		}
 	}
-	return b.String(), nil
+	if len(w) > 0 {
+		next()
+	}
+	return words, nil
 }
 
-// splitWords splits a command line written in an args attribute into words
-// before substitution, as launch does (ExecuteProcess._parse_cmdline,
-// shlex.split on the text between substitutions): at spaces outside
-// quotes and $(...); single quotes keep everything literally, double
-// quotes let a backslash escape " and \, and a backslash outside quotes
-// escapes the next character; quotes and escapes are removed. A
-// substitution whose value holds spaces stays one word. An unclosed quote
-// is an error, as in shlex.
-func splitWords(s string) ([]string, error) {
+// errNoClosingQuote is shlexSplit's error for an unclosed quote.
+var errNoClosingQuote = errors.New("no closing quotation")
+
+// shlexSplit splits s into words as Python's shlex.split does: at spaces
+// outside quotes; single quotes keep everything literally, double quotes
+// let a backslash escape " and \, and a backslash outside quotes escapes
+// the next character; quotes and escapes are removed. An unclosed quote or
+// a backslash at the end is an error.
+func shlexSplit(s string) ([]string, error) {
 	var words []string
 	var w strings.Builder
-	inWord, depth := false, 0
+	inWord := false
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case depth > 0: // inside $(...): kept as written, for expand
-			w.WriteByte(c)
-			if c == ')' {
-				depth--
-			} else if c == '$' && i+1 < len(s) && s[i+1] == '(' {
-				depth++
-				w.WriteByte('(')
-				i++
-			}
-			continue
-		case c == '$' && i+1 < len(s) && s[i+1] == '(':
-			depth++
-			w.WriteString("$(")
-			i++
 		case quote == '\'':
 			if c == '\'' {
 				quote = 0
@@ -148,7 +338,10 @@ func splitWords(s string) ([]string, error) {
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case c == '\\' && i+1 < len(s):
+		case c == '\\':
+			if i+1 == len(s) {
+				return nil, fmt.Errorf("%w: no escaped character after the \\ ending %q", ErrSyntax, s)
+			}
 			i++
 			w.WriteByte(s[i])
 		case isSpace(c):
@@ -164,7 +357,7 @@ func splitWords(s string) ([]string, error) {
 		inWord = true
 	}
 	if quote != 0 {
-		return nil, fmt.Errorf("no closing quotation in %q", s)
+		return nil, fmt.Errorf("%w: %w in %q", ErrSyntax, errNoClosingQuote, s)
 	}
 	if inWord {
 		words = append(words, w.String())

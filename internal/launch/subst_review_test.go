@@ -1,0 +1,109 @@
+package launch
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The expectations below are what the real launch, launch_xml and
+// launch_ros of Humble and Jazzy (run from source, fake executables
+// printing their argv and parameters files) gave for the same files
+// (review of 2026-11-23); both distributions agreed on every case.
+
+// TestBackslashEscapes: launch drops a backslash before any character in
+// attribute text, then splits args with shlex, which reads the backslashes
+// left; \$( is text, not a substitution. Real launch printed
+//
+//	ARGV: [a] [b] [--re] [d+] [$(var] [x)]        and dir: C:temp
+//	ARGV: [a"b] [c\d] [e\f] [q r] [t"u"]
+//	ARGV: [\$(var] [y)] [Z] [Y] [Z] [a'b]
+//	ARGV: [] [|a Y d] [x$Y] [a$(var] [y)]         and p: a'b
+//
+// navlaunch kept the backslashes (dir: C:\temp, '\d+') and failed on
+// \$(var x) with "unclosed $(".
+func TestBackslashEscapes(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <arg name="x" default="X"/>
+  <arg name="y" default="Y"/>
+  <arg name="y)" default="Z"/>
+  <node pkg="demo" exec="a" args="a\ b --re '\d+' \$(var x)">
+    <param name="dir" value="C:\temp"/>
+  </node>
+  <node pkg="demo" exec="b" args="&quot;a\\&quot;b&quot; 'c\\d' e\\\\f &quot;q\ r&quot; t\\&quot;u\\&quot;"/>
+  <node pkg="demo" exec="c" args="\\\\$(var y) $(var y\)) $(var 'y' '\d') $(var &quot;y\)&quot;) $(var z 'a\'b')"/>
+  <node pkg="demo" exec="d" args="$(var z '') $(var z &quot;&quot;)|$(var z 'a $(var y &quot;b) d') x$$(var y) a\$(var y)">
+    <param name="p" value="a\'b"/>
+  </node>
+</launch>`, nil)
+	require.NoError(t, err)
+	require.Len(t, procs, 4)
+	require.Equal(t, []string{"a", "b", "--re", "d+", "$(var", "x)"}, procs[0].Args[:6])
+	require.Equal(t, "/**:\n    ros__parameters:\n        dir: C:temp\n", readFile(t, paramsFile(t, procs[0])))
+	require.Equal(t, []string{`a"b`, `c\d`, `e\f`, "q r", `t"u"`}, procs[1].Args)
+	require.Equal(t, []string{`\$(var`, "y)", "Z", "Y", "Z", "a'b"}, procs[2].Args)
+	require.Equal(t, []string{"", "|a Y d", "x$Y", "a$(var", "y)"}, procs[3].Args[:5])
+	require.Equal(t, "/**:\n    ros__parameters:\n        p: a'b\n", readFile(t, paramsFile(t, procs[3])))
+}
+
+// TestArgsSplitAroundSubstitutions: launch splits the text between
+// substitutions, each on its own, with shlex.split, so a quote cannot
+// span a substitution, and a text of spaces only ends a word even when it
+// is empty. Real launch refused -p 'x:=$(var y) z' and 'a $(var y)' with
+// "ValueError: No closing quotation", and printed
+//
+//	ARGV: [Y b] [a bY] [-p] [x:=Yz] [w] [s p]   for the first node below
+//	ARGV: [] [Y]                                for args=" $(var y)"
+//	ARGV: []                                    for args="" and args="  "
+//
+// navlaunch gave [-p] [x:=Y z] and [a Y] for the quoted ones, and no empty
+// argument.
+func TestArgsSplitAroundSubstitutions(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <arg name="y" default="Y"/>
+  <arg name="s" default="s p"/>
+  <node pkg="demo" exec="a" args="$(var y)' b' 'a b'$(var y) -p x:=$(var y)z w $(var s)"/>
+  <node pkg="demo" exec="a" args=" $(var y)"/>
+  <node pkg="demo" exec="a" args=""/>
+  <node pkg="demo" exec="a" args="  "/>
+</launch>`, nil)
+	require.NoError(t, err)
+	require.Len(t, procs, 4)
+	require.Equal(t, []string{"Y b", "a bY", "-p", "x:=Yz", "w", "s p"}, procs[0].Args)
+	require.Equal(t, []string{"", "Y"}, procs[1].Args)
+	require.Equal(t, []string{""}, procs[2].Args)
+	require.Equal(t, []string{""}, procs[3].Args)
+	for _, args := range []string{`-p 'x:=$(var y) z'`, `'a $(var y)'`} {
+		_, err := loadText(t, `<launch><arg name="y" default="Y"/><node pkg="demo" exec="a" args="`+args+`"/></launch>`, nil)
+		require.ErrorIs(t, err, ErrSyntax, args)
+		require.ErrorContains(t, err, "no closing quotation", args)
+	}
+}
+
+// TestSubstitutionsCheckedInBranchesOff: launch parses a whole file before
+// it runs any of it, so it refuses, even in a branch that is off, a
+// substitution argument set off by two spaces ("UnexpectedCharacters: No
+// terminal matches ' '"), an unknown substitution ("Unknown substitution:
+// vr"), a quote in args that is never closed, and if with unless. navlaunch
+// accepted all four (and the first anywhere, as $(var x)).
+func TestSubstitutionsCheckedInBranchesOff(t *testing.T) {
+	for name, c := range map[string]struct {
+		el, want string
+		line     int
+		is       error
+	}{
+		"two spaces":    {`<node pkg="demo" exec="a" args="$(var  x)"/>`, "want an argument", 3, ErrSubstitution},
+		"space in $( ":  {`<node pkg="demo" exec="a" args="$( var x)"/>`, "want a substitution name", 3, ErrSubstitution},
+		"unknown":       {`<group><node pkg="demo" exec="a" args="$(vr x)"/></group>`, "$(vr) is not supported", 3, ErrSubstitution},
+		"quote":         {`<node pkg="demo" exec="a" args="'a"/>`, "no closing quotation", 3, ErrSyntax},
+		"if and unless": {`<node pkg="demo" exec="a" if="true" unless="false"/>`, "if and unless", 3, ErrSyntax},
+	} {
+		_, err := loadText(t, "<launch>\n  <arg name=\"x\" default=\"X\"/>\n  <group if=\"false\">"+c.el+"</group>\n"+
+			"  <node pkg=\"demo\" exec=\"a\" args=\"on\"/>\n</launch>", nil)
+		require.ErrorIs(t, err, c.is, name)
+		require.ErrorContains(t, err, c.want, name)
+		var pe *PosError
+		require.ErrorAs(t, err, &pe, name)
+		require.Equal(t, c.line, pe.Line, name)
+	}
+}
