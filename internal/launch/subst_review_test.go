@@ -107,3 +107,16 @@ func TestSubstitutionsCheckedInBranchesOff(t *testing.T) {
 		require.Equal(t, c.line, pe.Line, name)
 	}
 }
+
+// TestAttributeWhitespace: the XML parser launch uses turns a literal tab,
+// newline or carriage return in an attribute value into a space, and
+// keeps the one a character reference gives; encoding/xml keeps both, so
+// "$(var\nx)", fine before arguments had to be set off by one space, would
+// now be refused. Real launch printed [X] [y] [p  q] [p\nq\tr\r]; navlaunch
+// gave 'p\n\tq' for the third.
+func TestAttributeWhitespace(t *testing.T) {
+	procs, err := loadText(t, "<launch>\n  <arg name=\"x\" default=\"X\"/>\n"+
+		"  <node pkg=\"demo\" exec=\"a\" args=\"$(var\nx)\ty 'p\n\tq' &quot;p&#10;q&#x9;r&#13;&quot;\"/>\n</launch>", nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{"X", "y", "p  q", "p\nq\tr\r"}, procs[0].Args)
+}

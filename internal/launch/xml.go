@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -108,9 +109,35 @@ func syntaxAt(line int, format string, args ...any) error {
 	return &lineError{line: line, err: fmt.Errorf("%w: "+format, append([]any{ErrSyntax}, args...)...)}
 }
 
+// wsRef matches a character reference to a tab, newline or carriage
+// return, which an attribute value keeps as that character while a
+// literal one becomes a space (XML's attribute-value normalization, done
+// by the XML parser launch uses, and not by encoding/xml).
+var wsRef = regexp.MustCompile(`&#(x0*[9aAdD]|0*(9|10|13));`)
+
+// wsMark stands for the characters wsRef matches until attributes are
+// normalized: a private-use character each (which a launch file cannot
+// then hold itself).
+var wsMark = map[string]string{"9": "&#xE009;", "a": "&#xE00A;", "d": "&#xE00D;", "10": "&#xE00A;", "13": "&#xE00D;"}
+
+// normalizeAttr turns literal tabs, newlines and carriage returns into
+// spaces, and the marked references back into their characters.
+var normalizeAttr = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "\uE009", "\t", "\uE00A", "\n", "\uE00D", "\r").Replace
+
+// unmark turns the marked references back into their characters.
+var unmark = strings.NewReplacer("\uE009", "\t", "\uE00A", "\n", "\uE00D", "\r").Replace
+
+// markWSRefs replaces the references wsRef matches by marks.
+func markWSRefs(text []byte) []byte {
+	return wsRef.ReplaceAllFunc(text, func(ref []byte) []byte {
+		n := strings.TrimLeft(strings.ToLower(strings.Trim(string(ref), "&#;x")), "0")
+		return []byte(wsMark[n])
+	})
+}
+
 // parseXML builds the element tree, with the line of each start tag.
 func parseXML(text []byte) (*element, error) {
-	d := xml.NewDecoder(bytes.NewReader(text))
+	d := xml.NewDecoder(bytes.NewReader(markWSRefs(text)))
 	d.Strict = true
 	var root *element
 	var stack []*element
@@ -145,7 +172,7 @@ func parseXML(text []byte) (*element, error) {
 		case xml.EndElement:
 			stack = stack[:len(stack)-1]
 		case xml.CharData:
-			if s := strings.TrimSpace(string(t)); s != "" {
+			if s := strings.TrimSpace(unmark(string(t))); s != "" {
 				where := "outside <launch>"
 				if len(stack) > 0 {
 					where = "in <" + stack[len(stack)-1].name + ">"
@@ -173,7 +200,7 @@ func newElement(t xml.StartElement, line int) (*element, error) {
 		if _, dup := e.attrs[name]; dup {
 			return nil, syntaxAt(line, "<%s>: attribute %s given twice", e.name, name)
 		}
-		e.attrs[name] = a.Value
+		e.attrs[name] = normalizeAttr(a.Value)
 	}
 	return e, nil
 }
