@@ -36,8 +36,14 @@
 //	$(dirname)             the directory of the launch file being read
 //	$(filename)            the launch file being read
 //
-// Arguments are separated by spaces and may be quoted with ' or "; they
-// may themselves hold substitutions.
+// Attribute text is read with launch's substitution grammar: arguments
+// are set off by exactly one space ("$(var  x)" is an error, as in
+// launch) and may be quoted whole with ' or " to hold spaces; they may
+// themselves hold substitutions. A backslash is dropped before any
+// character but a newline (C:\temp is C:temp; write C:\\temp), and keeps
+// the $, (, ) or quote after it literal: \$(var x) is text. Substitutions
+// are checked for the whole file before anything runs, in branches that
+// are off too: an unknown one, or one with too many arguments, fails.
 //
 // # Semantics kept from ros2 launch
 //
@@ -49,6 +55,14 @@
 // in ros2 launch (ros2/launch#801); wrap an include in <group> to scope it.
 // A relative include path is relative to the working directory, as in
 // launch; write $(dirname)/x.launch.xml for a sibling file.
+//
+// A node's args and ros_args are split into words as launch splits them
+// (ExecuteProcess._parse_cmdline): the text between substitutions, each
+// on its own and with its backslash escapes already dropped, as
+// shlex.split does, its first and last words joined to the substitutions
+// they touch; a substitution's value stays one word. So a quote cannot
+// span a substitution (an error, as in launch), and args="" or
+// args=" $(var x)" start with an empty argument, as in launch.
 //
 // A node's command line is launch_ros's: the words of args, then
 // --ros-args, the words of ros_args, -r __node:=NAME, -r __ns:=NS, the
