@@ -143,32 +143,38 @@ func (m *Mission) band() (float64, float64) { return m.zlo, m.zhi }
 
 // path is Space.Path in the robot's configuration space, built once.
 func (m *Mission) path(a, b r3.Vector, anyAngle bool) (float64, []r3.Vector, error) {
-	return m.sp.path(m, m.body, a, b, anyAngle)
+	return m.sp.path(m, a, b, anyAngle)
 }
 
 // reachable reports whether navnode can find a path from a to b: in the
 // configuration space of the robot grown to navnode's robot_radius
-// (NavnodeParams), which the exact body's is wider than.
+// (navnodeBody), which the exact body's is wider than.
 func (m *Mission) reachable(a, b r3.Vector) bool {
-	body := m.body
-	if r, ok := NavnodeParams(m.Scenario, m.World).Get("robot_radius").(float64); ok && r > body.Radius {
-		body.Radius = r
-	}
-	_, _, err := m.navSp.path(m, body, a, b, false)
+	_, _, err := m.navSp.path(m, a, b, false)
 	return err == nil
 }
 
-// lazySpace is a Space built when first used.
-type lazySpace struct {
-	sp  *Space
-	err error
+// navnodeBody returns the robot's body as navnode plans for it: its
+// radius grown to robot_radius (NavnodeParams).
+func navnodeBody(sc *Scenario, w *World) Body {
+	body := sc.Robot.Body()
+	if r, ok := NavnodeParams(sc, w).Get("robot_radius").(float64); ok && r > body.Radius {
+		body.Radius = r
+	}
+	return body
 }
 
-// path is Space.Path in the space of body in m's world, built on the
-// first call.
-func (l *lazySpace) path(m *Mission, body Body, a, b r3.Vector, anyAngle bool) (float64, []r3.Vector, error) {
+// lazySpace is the configuration space of body, built when first used.
+type lazySpace struct {
+	body Body
+	sp   *Space
+	err  error
+}
+
+// path is Space.Path in the space, built in m's world on the first call.
+func (l *lazySpace) path(m *Mission, a, b r3.Vector, anyAngle bool) (float64, []r3.Vector, error) {
 	if l.sp == nil && l.err == nil {
-		l.sp, l.err = NewSpace(m.World, body, m.Scenario.Resolution(), m.zlo, m.zhi)
+		l.sp, l.err = NewSpace(m.World, l.body, m.Scenario.Resolution(), m.zlo, m.zhi)
 	}
 	if l.err != nil {
 		return 0, nil, l.err

@@ -100,6 +100,7 @@ func NewMission(sc *Scenario, w *World, log *LogWriter) (*Mission, error) {
 	sc.Goals = slices.Clone(sc.Goals)
 	m := &Mission{Scenario: sc, World: w, body: sc.Robot.Body(), log: log, unreachableSince: -1}
 	m.zlo, m.zhi = sc.Band(w)
+	m.sp.body, m.navSp.body = m.body, navnodeBody(sc, w)
 	if sc.Random != nil {
 		m.rnd = newRandomizer(sc.Random)
 		if sc.Random.Endpoints {

@@ -22,10 +22,8 @@ type fakeNavnode struct {
 
 func newFakeNavnode(t *testing.T, m *Mission) *fakeNavnode {
 	sc := m.Scenario
-	body := sc.Robot.Body()
-	body.Radius = NavnodeParams(sc, m.World).Get("robot_radius").(float64)
 	zlo, zhi := sc.Band(m.World)
-	sp, err := NewSpace(m.World, body, sc.Resolution(), zlo, zhi)
+	sp, err := NewSpace(m.World, navnodeBody(sc, m.World), sc.Resolution(), zlo, zhi)
 	require.NoError(t, err)
 	return &fakeNavnode{space: sp}
 }
