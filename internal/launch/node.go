@@ -162,7 +162,7 @@ func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs *[]string
 		if ps.named == nil {
 			ps.named = &yaml.Node{Kind: yaml.MappingNode}
 		}
-		setParam(ps.named, vals["name"], vals["value"])
+		setParam(ps.named, vals["name"], vals["value"], typedAsWritten(c.attrs["value"]))
 	case "remap":
 		if vals["from"] == "" || vals["to"] == "" {
 			return fmt.Errorf("%w: <remap from=%q to=%q>: both must be non-empty", ErrSyntax, vals["from"], vals["to"])
@@ -214,6 +214,23 @@ func checkNamespace(ns string) error {
 	return nil
 }
 
+// typedAsWritten reports whether a <param value> written as raw is typed
+// from its value. launch types a value without substitutions from its
+// text as written, before backslashes are dropped: value="\1" is the
+// string "1" under launch, not the integer 1 its unescaped text reads as.
+func typedAsWritten(raw string) bool {
+	ps, err := parseSubst(raw)
+	if err != nil || len(ps) != 1 || ps[0].name != "" || ps[0].text == raw {
+		return true // substitutions, or no escapes: typed from the value
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(raw), &doc); err == nil && len(doc.Content) == 1 {
+		c := doc.Content[0]
+		return !(c.Kind == yaml.ScalarNode && c.Tag == "!!str")
+	}
+	return false
+}
+
 func isToken(s string) bool {
 	if s == "" || s[0] >= '0' && s[0] <= '9' {
 		return false
@@ -228,12 +245,13 @@ func isToken(s string) bool {
 }
 
 // setParam sets name to value in m, a YAML mapping, replacing an earlier
-// value of the name. The value is typed as a YAML scalar or sequence, as
-// launch_ros and rcl's -p type it; anything else stays a string.
-func setParam(m *yaml.Node, name, value string) {
+// value of the name. When typed, the value is typed as a YAML scalar or
+// sequence, as launch_ros and rcl's -p type it; anything else stays a
+// string.
+func setParam(m *yaml.Node, name, value string, typed bool) {
 	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
 	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(value), &doc); err == nil && len(doc.Content) == 1 {
+	if err := yaml.Unmarshal([]byte(value), &doc); typed && err == nil && len(doc.Content) == 1 {
 		if c := doc.Content[0]; c.Kind == yaml.SequenceNode || c.Kind == yaml.ScalarNode && c.Tag != "!!null" {
 			v = c
 		}

@@ -120,3 +120,23 @@ func TestAttributeWhitespace(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"X", "y", "p  q", "p\nq\tr\r"}, procs[0].Args)
 }
+
+// TestParamEscapeStaysString: launch types a <param value> without
+// substitutions from its text as written (yaml.safe_load), then drops
+// the backslashes of a string. The real launch (Humble and Jazzy, a
+// review of 2026-11-23) wrote p1: '1', p2: 'true', p3: '[1, 2]'; with
+// backslashes dropped first navlaunch wrote the integer 1, the boolean
+// true and a list.
+func TestParamEscapeStaysString(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <node pkg="demo" exec="a">
+    <param name="p1" value="\1"/>
+    <param name="p2" value="tru\e"/>
+    <param name="p3" value="\[1, 2]"/>
+    <param name="p4" value="2"/>
+  </node>
+</launch>`, nil)
+	require.NoError(t, err)
+	require.Equal(t, "/**:\n    ros__parameters:\n        p1: \"1\"\n        p2: \"true\"\n        p3: '[1, 2]'\n        p4: 2\n",
+		readFile(t, paramsFile(t, procs[0])))
+}
