@@ -33,7 +33,8 @@ type Scenario struct {
 	UnreachableAfter float64 // seconds navnode must report the final goal unreachable for the mission to end so
 	Expect           Expect
 	// Navnode holds navnode parameters the scenario sets beyond those
-	// derived from it (NavnodeParams): name → bool, int, float64 or string.
+	// derived from it (NavnodeParams): name → bool, float64 or string
+	// (ParseScenario makes integers float64).
 	Navnode map[string]any
 
 	goalEntry []int // each goal's index in the file's goals, before sortEvents

@@ -123,13 +123,14 @@ func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // TestSoakWithIdealNavnode: the soak scenario in closed loop with the
 // fake navnode (an ideal planner with navnode's robot_radius) reaches the
-// goal on every seed, as keep_reachable promises. Seeds 40 (a turn while
-// braking, into a wall) and 97 (a random obstacle leaving a gap only the
-// exact body fits) used not to.
+// goal. Seeds 67 and 127 collided with a wall while the robot turned as
+// it braked, and in seed 68 a random obstacle left a gap only the exact
+// body fits, so navnode could not reach the goal (a review checked each
+// against its fix alone).
 func TestSoakWithIdealNavnode(t *testing.T) {
 	sc, err := LoadScenario("../scenarios/soak.yaml")
 	require.NoError(t, err)
-	for _, seed := range []int64{40, 97, 1, 2, 3, 4, 5, 6} {
+	for _, seed := range []int64{67, 68, 127, 1, 2, 3} {
 		sc.Random.Seed = seed
 		o, l := runMission(t, sc)
 		require.True(t, o.OK, "seed %d: %s; collisions %+v", seed, o.Summary(), l.Collisions)

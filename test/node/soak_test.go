@@ -65,17 +65,20 @@ func BenchmarkSoak(b *testing.B) {
 			}
 		}()
 	}
-	seed := 0
-	for b.Loop() {
+	seed, stopped := 0, false
+	for !stopped && b.Loop() {
 		seed++
 		select {
 		case seeds <- seed:
 		case <-dead: // it failed the benchmark (a require in soakMission)
-			b.Fatalf("a soak worker stopped before seed %d", seed)
+			stopped = true
 		}
 	}
 	close(seeds)
 	wg.Wait()
+	if stopped {
+		b.Fatalf("a soak worker stopped before seed %d", seed)
+	}
 	b.StopTimer()
 	reached, collisions := 0, 0
 	var repairs []float64
