@@ -99,9 +99,9 @@ func (l *loader) words(f *fileCtx, e *element, attr string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("<node %s=%q>: %w", attr, raw, err)
 	}
-	out := make([]string, len(words))
+	out, eval := make([]string, len(words)), l.eval(f)
 	for i, w := range words {
-		if out[i], err = evalPieces(w, l.eval(f)); err != nil {
+		if out[i], err = evalPieces(w, eval); err != nil {
 			return nil, fmt.Errorf("<node %s=%q>: %w", attr, raw, err)
 		}
 	}

@@ -120,12 +120,15 @@ var wsRef = regexp.MustCompile(`&#(x0*[9aAdD]|0*(9|10|13));`)
 // then hold itself).
 var wsMark = map[string]string{"9": "&#xE009;", "a": "&#xE00A;", "d": "&#xE00D;", "10": "&#xE00A;", "13": "&#xE00D;"}
 
-// normalizeAttr turns literal tabs, newlines and carriage returns into
-// spaces, and the marked references back into their characters.
-var normalizeAttr = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "\uE009", "\t", "\uE00A", "\n", "\uE00D", "\r").Replace
-
 // unmark turns the marked references back into their characters.
 var unmark = strings.NewReplacer("\uE009", "\t", "\uE00A", "\n", "\uE00D", "\r").Replace
+
+// toSpace turns literal tabs, newlines and carriage returns into spaces.
+var toSpace = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace
+
+// normalizeAttr turns literal tabs, newlines and carriage returns into
+// spaces, and the marked references back into their characters.
+func normalizeAttr(s string) string { return unmark(toSpace(s)) }
 
 // markWSRefs replaces the references wsRef matches by marks.
 func markWSRefs(text []byte) []byte {
