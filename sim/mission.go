@@ -136,6 +136,25 @@ func (sc *Scenario) Band(w *World) (zlo, zhi float64) {
 	return lo, hi
 }
 
+// navnodeGoal returns where navnode aims for goal p: an aerial goal below
+// the lowest voxel layer navnode plans in is lifted to that layer's
+// centre, as navnode does with RViz's 2D Goal Pose (z = 0). The mission
+// judges the robot against this goal.
+func (sc *Scenario) navnodeGoal(w *World, p r3.Vector) r3.Vector {
+	if sc.Robot.Type != Aerial {
+		return p
+	}
+	params := NavnodeParams(sc, w)
+	oz, _ := params.Get("origin_z").(float64)
+	res, _ := params.Get("resolution").(float64)
+	lo, _ := params.Get("min_altitude").(float64)
+	low := max(0, math.Ceil((lo-oz)/res-1e-9))
+	if math.Floor((p.Z-oz)/res) < low {
+		p.Z = oz + (low+0.5)*res
+	}
+	return p
+}
+
 func (m *Mission) logHeader() {
 	sc := m.Scenario
 	s := &sc.Robot
@@ -211,6 +230,7 @@ func (m *Mission) SetGoal(p r3.Vector) {
 }
 
 func (m *Mission) setGoal(p r3.Vector) {
+	p = m.Scenario.navnodeGoal(m.World, p)
 	m.goal, m.goalFrom, m.goalAt, m.goalDist = &p, m.robot.State.Pos, m.t, m.distance
 	m.log.Write(GoalRecord{Type: "goal", T: round4(m.t), P: arr(p)})
 }

@@ -166,6 +166,36 @@ func TestMissionEnds(t *testing.T) {
 	require.Equal(t, Stopped, o.Result)
 	require.NotNil(t, o.Optimal)
 	require.InDelta(t, 3, *o.Optimal, 0.3)
+
+	// RViz's 2D Goal Pose sends z = 0; navnode lifts an aerial goal below
+	// its lowest layer (min_altitude 0.5, resolution 0.2: the layer from
+	// 0.6 to 0.8) to that layer's centre, and the mission judges the
+	// robot against the goal navnode aims for. It used to keep z = 0,
+	// which the robot could never come within the tolerance of.
+	m, err = NewMission(parse(""), ww, nil)
+	require.NoError(t, err)
+	m.SetGoal(r3.Vector{X: 5, Y: 5, Z: 0})
+	require.InDelta(t, 0.7, m.goal.Z, 1e-9)
+	m.SetGoal(r3.Vector{X: 5, Y: 5, Z: 0.65})
+	require.InDelta(t, 0.65, m.goal.Z, 1e-9, "a goal in the lowest layer stays")
+	m.Stop()
+	o, _ = m.Outcome()
+	require.NotNil(t, o.Optimal)
+}
+
+// TestNavnodeGoalLayers: the mission lifts aerial goals to the
+// height navnode's liftGoal gives them, whatever the origin, resolution
+// and min_altitude (cmd/navnode's goal_lift_test.go covers navnode's side).
+func TestNavnodeGoalLayers(t *testing.T) {
+	sc := &Scenario{Robot: RobotSpec{Type: Aerial, Radius: 0.25}, Navnode: map[string]any{"resolution": 0.25, "min_altitude": 1.0, "origin_z": -0.1}}
+	w := &World{Bounds: Bounds{Min: r3.Vector{Z: -0.1}, Max: r3.Vector{X: 10, Y: 10, Z: 5}}}
+	// Layers start at -0.1 every 0.25 m; the lowest at or above 1.0 is
+	// layer 5, from 1.15 to 1.4.
+	for _, c := range []struct{ z, want float64 }{{0, 1.275}, {1.0, 1.275}, {1.149, 1.275}, {1.15, 1.15}, {3, 3}} {
+		require.InDelta(t, c.want, sc.navnodeGoal(w, r3.Vector{Z: c.z}).Z, 1e-9, "z %v", c.z)
+	}
+	sc.Robot.Type = Ground
+	require.Equal(t, r3.Vector{}, sc.navnodeGoal(w, r3.Vector{}))
 }
 
 func writeFile(path, text string) error { return os.WriteFile(path, []byte(text), 0o644) }
