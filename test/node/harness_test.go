@@ -6,6 +6,7 @@ package node
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -96,31 +97,41 @@ func launchFile(t testing.TB, domain uint32, env, flags []string, file string, a
 	return l
 }
 
-// wait waits up to d for navlaunch to exit by itself.
+// errRunning is wait's error when navlaunch has not exited.
+var errRunning = errors.New("navlaunch still running")
+
+// wait waits up to d for navlaunch to exit by itself (0: does not wait).
 func (l *launched) wait(d time.Duration) error {
 	select {
 	case err := <-l.done:
 		l.done <- err
 		return err
-	case <-time.After(d):
-		return fmt.Errorf("navlaunch still running after %v", d)
+	default:
 	}
-}
-
-// stop sends SIGINT and waits for a clean exit.
-func (l *launched) stop(t testing.TB) error {
-	if l.cmd.ProcessState != nil {
-		return nil
-	}
-	_ = l.cmd.Process.Signal(syscall.SIGINT)
 	select {
 	case err := <-l.done:
 		l.done <- err
 		return err
-	case <-time.After(15 * time.Second):
-		_ = l.cmd.Process.Kill()
-		return fmt.Errorf("navlaunch did not stop within 15 s of SIGINT")
+	case <-time.After(d):
+		return fmt.Errorf("%w after %v", errRunning, d)
 	}
+}
+
+// stop sends SIGINT and waits for a clean exit. A navlaunch still
+// running 15 s later is killed and waited for; its nodes get SIGTERM
+// from the kernel when it dies (navlaunch asks for it on Linux), so
+// none stays on the domain the next test uses.
+func (l *launched) stop(t testing.TB) error {
+	if err := l.wait(0); !errors.Is(err, errRunning) {
+		return err
+	}
+	_ = l.cmd.Process.Signal(syscall.SIGINT)
+	if err := l.wait(15 * time.Second); !errors.Is(err, errRunning) {
+		return err
+	}
+	_ = l.cmd.Process.Kill()
+	_ = l.wait(5 * time.Second)
+	return fmt.Errorf("navlaunch did not stop within 15 s of SIGINT")
 }
 
 // peer returns a ros node on domain, loopback only, for the test side.
