@@ -18,6 +18,7 @@ type columns struct {
 	res        float64   // cell edge, metres
 	w, h       int32     // cells
 	wall       bitset    // [len = w·h], x fastest
+	below      []int32   // [len = (w+1)·(h+1)]: walls in [0, x) × [0, y) at x + y·(w+1)
 	zmin, zmax float64   // metres
 }
 
@@ -30,7 +31,32 @@ func newColumns(g *voxel.Grid, zmin, zmax float64) *columns {
 			c.wall.set(i)
 		}
 	}
+	c.countWalls()
 	return c
+}
+
+// countWalls fills below, a summed-area table of the walls: most bodies
+// touch none, and anyWall tells so at four reads.
+func (c *columns) countWalls() {
+	stride := c.w + 1
+	c.below = make([]int32, int(stride)*int(c.h+1))
+	for y := range c.h {
+		row := int32(0)
+		for x := range c.w {
+			if c.wall.get(int(x + y*c.w)) {
+				row++
+			}
+			c.below[(x+1)+(y+1)*stride] = c.below[(x+1)+y*stride] + row
+		}
+	}
+}
+
+// anyWall reports whether a cell of [x0, x1] × [y0, y1] is a wall; the
+// range must lie in the grid.
+func (c *columns) anyWall(x0, y0, x1, y1 int32) bool {
+	stride := c.w + 1
+	at := func(x, y int32) int32 { return c.below[x+y*stride] }
+	return at(x1+1, y1+1)-at(x0, y1+1)-at(x1+1, y0)+at(x0, y0) > 0
 }
 
 // local returns p in the grid's frame: cell (x, y) spans [x·res, (x+1)·res)
@@ -142,6 +168,9 @@ func (c *columns) touches(b Body, pos r3.Vector) bool {
 	x0, x1 := int32(math.Floor((p.X-b.Radius)/c.res)), int32(math.Floor((p.X+b.Radius)/c.res))
 	y0, y1 := int32(math.Floor((p.Y-b.Radius)/c.res)), int32(math.Floor((p.Y+b.Radius)/c.res))
 	x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, c.w-1), min(y1, c.h-1)
+	if x0 > x1 || y0 > y1 || !c.anyWall(x0, y0, x1, y1) {
+		return false
+	}
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
 			if c.isWall(x, y) {

@@ -127,3 +127,44 @@ func TestCollisionCells(t *testing.T) {
 	require.True(t, hit, "a robot nowhere is a collision")
 	require.Equal(t, Static, what)
 }
+
+// TestColumnsAnyWall: the summed-area table's answer equals a scan of
+// the cells, and a body touches the walls exactly when a scan of every
+// wall cell under its bounding box says so, on random grids.
+func TestColumnsAnyWall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for range 20 {
+		w, h := 1+rng.IntN(30), 1+rng.IntN(30)
+		g := &voxel.Grid{Width: w, Height: h, Resolution: 0.1, Cells: make([]int8, w*h), Yaw: rng.Float64()}
+		for i := range g.Cells {
+			if rng.IntN(8) == 0 {
+				g.Cells[i] = 100
+			}
+		}
+		c := newColumns(g, 0, 2)
+		for range 200 {
+			x0, y0 := int32(rng.IntN(w)), int32(rng.IntN(h))
+			x1, y1 := x0+int32(rng.IntN(w-int(x0))), y0+int32(rng.IntN(h-int(y0)))
+			want := false
+			for y := y0; y <= y1; y++ {
+				for x := x0; x <= x1; x++ {
+					want = want || c.isWall(x, y)
+				}
+			}
+			require.Equal(t, want, c.anyWall(x0, y0, x1, y1), "[%d, %d] × [%d, %d]", x0, x1, y0, y1)
+		}
+		b := Body{Radius: 0.05 + 0.3*rng.Float64()}
+		for range 200 {
+			p := r3.Vector{X: 4*rng.Float64() - 0.5, Y: 4*rng.Float64() - 0.5, Z: 1}
+			want := false
+			for y := range int32(h) {
+				for x := range int32(w) {
+					if lo, hi := c.cell(x, y); c.isWall(x, y) && b.touchesBox(c.local(p), lo, hi) {
+						want = true
+					}
+				}
+			}
+			require.Equal(t, want, c.touches(b, p), "at %v", p)
+		}
+	}
+}
