@@ -30,8 +30,10 @@
 //
 // # Substitutions
 //
-//	$(var NAME [DEFAULT])  a launch configuration (an <arg> or <let>); undefined without a default is an error
-//	$(env NAME [DEFAULT])  an environment variable; unset without a default is an error ($(env NAME '') for ROS 1's optenv)
+//	$(var NAME [DEFAULT])  a launch configuration (an <arg> or <let>); undefined without a default is an error;
+//	                       DEFAULT is evaluated only when NAME is not set, as in launch
+//	$(env NAME [DEFAULT])  an environment variable; unset without a default is an error ($(env NAME '') for ROS 1's optenv);
+//	                       DEFAULT is evaluated even when NAME is set, as in launch
 //	$(find-pkg-share PKG)  a package's share directory, from Options.Share
 //	$(dirname)             the directory of the launch file being read
 //	$(filename)            the launch file being read

@@ -203,6 +203,25 @@ func TestSubstitutions(t *testing.T) {
 	require.Equal(t, []string{"from-env", "a b", "[]", "/opt/demo/x", "demo", "fallback"}, procs[0].Args)
 }
 
+// LaunchConfiguration evaluates its default only when the configuration
+// is not set; EnvironmentVariable evaluates its default always. Real
+// launch (Humble and Jazzy) printed ARGV: [[1]] for the first node, and
+// for $(var y $(var nope)) and $(env HOME $(var nope)) failed with
+// "launch configuration 'nope' does not exist".
+func TestVarDefaultIsLazy(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <arg name="x" default="1"/>
+  <node pkg="demo" exec="a" args="[$(var x $(var nope))]"/>
+</launch>`, nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{"[1]"}, procs[0].Args)
+	for _, args := range []string{"$(var y $(var nope))", "$(env NAVLAUNCH_TEST_SET $(var nope))"} {
+		_, err = loadText(t, `<launch><node pkg="demo" exec="a" args="`+args+`"/></launch>`, nil)
+		require.ErrorIs(t, err, ErrSubstitution, args)
+		require.ErrorContains(t, err, `undefined launch configuration "nope"`, args)
+	}
+}
+
 func TestParseArgs(t *testing.T) {
 	got, err := ParseArgs([]string{"a:=1", "b:=x:=y", "empty:="})
 	require.NoError(t, err)

@@ -353,45 +353,81 @@ func (l *loader) expand(f *fileCtx, s string) (string, error) {
 }
 
 // eval evaluates the substitutions of file f.
-func (l *loader) eval(f *fileCtx) func(name string, args []string) (string, error) {
-	return func(name string, args []string) (string, error) { return l.substitute(f, name, args) }
+func (l *loader) eval(f *fileCtx) evalFunc {
+	return func(name string, args subArgs) (string, error) { return l.substitute(f, name, args) }
 }
 
-// substitute evaluates one substitution, checked by parseSubst.
-func (l *loader) substitute(f *fileCtx, name string, args []string) (string, error) {
+// substitute evaluates one substitution, checked by parseSubst. Its
+// arguments are evaluated as launch evaluates them: $(var)'s default only
+// when the configuration is not set (LaunchConfiguration), $(env)'s
+// always, even when the variable is set (EnvironmentVariable).
+func (l *loader) substitute(f *fileCtx, name string, args subArgs) (string, error) {
 	switch name {
-	case "var":
-		v, ok := l.vars[args[0]]
-		switch {
-		case ok:
-			return v, nil
-		case len(args) == 2:
-			return args[1], nil
-		}
-		return "", fmt.Errorf("%w: $(var %s): undefined launch configuration %q (declare it with <arg> or <let>, or give a default: $(var %s DEFAULT))",
-			ErrSubstitution, args[0], args[0], args[0])
-	case "env":
-		if v, ok := l.opts.LookupEnv(args[0]); ok {
-			return v, nil
-		}
-		if len(args) == 2 {
-			return args[1], nil
-		}
-		return "", fmt.Errorf("%w: $(env %s): environment variable %s is not set (give a default: $(env %s DEFAULT))",
-			ErrSubstitution, args[0], args[0], args[0])
-	case "find-pkg-share":
-		if l.opts.Share == nil {
-			return "", fmt.Errorf("$(find-pkg-share %s): package %s %w", args[0], args[0], ErrNotFound)
-		}
-		dir, err := l.opts.Share(args[0])
-		if err != nil {
-			return "", fmt.Errorf("$(find-pkg-share %s): %w", args[0], err)
-		}
-		return dir, nil
 	case "dirname":
 		return filepath.Dir(f.abs), nil
+	case "filename":
+		return f.abs, nil
+	case "var":
+		return l.configuration(args)
+	case "env":
+		return l.env(args)
 	}
-	return f.abs, nil // filename
+	return l.share(args) // find-pkg-share
+}
+
+// configuration gives $(var NAME [DEFAULT]).
+func (l *loader) configuration(args subArgs) (string, error) {
+	name, err := args.get(0)
+	if err != nil {
+		return "", err
+	}
+	if v, ok := l.vars[name]; ok {
+		return v, nil
+	}
+	if args.len() == 2 {
+		return args.get(1)
+	}
+	return "", fmt.Errorf("%w: $(var %s): undefined launch configuration %q (declare it with <arg> or <let>, or give a default: $(var %s DEFAULT))",
+		ErrSubstitution, name, name, name)
+}
+
+// env gives $(env NAME [DEFAULT]), evaluating DEFAULT first as launch does.
+func (l *loader) env(args subArgs) (string, error) {
+	def, hasDefault := "", args.len() == 2
+	if hasDefault {
+		var err error
+		if def, err = args.get(1); err != nil {
+			return "", err
+		}
+	}
+	name, err := args.get(0)
+	if err != nil {
+		return "", err
+	}
+	if v, ok := l.opts.LookupEnv(name); ok {
+		return v, nil
+	}
+	if hasDefault {
+		return def, nil
+	}
+	return "", fmt.Errorf("%w: $(env %s): environment variable %s is not set (give a default: $(env %s DEFAULT))",
+		ErrSubstitution, name, name, name)
+}
+
+// share gives $(find-pkg-share PKG).
+func (l *loader) share(args subArgs) (string, error) {
+	pkg, err := args.get(0)
+	if err != nil {
+		return "", err
+	}
+	if l.opts.Share == nil {
+		return "", fmt.Errorf("$(find-pkg-share %s): package %s %w", pkg, pkg, ErrNotFound)
+	}
+	dir, err := l.opts.Share(pkg)
+	if err != nil {
+		return "", fmt.Errorf("$(find-pkg-share %s): %w", pkg, err)
+	}
+	return dir, nil
 }
 
 // substitutionArgs gives the least and most arguments of each

@@ -17,9 +17,26 @@ type piece struct {
 	args [][]piece // the substitution's arguments
 }
 
-// expand evaluates the $(...) substitutions in s, with eval giving the
-// value of one substitution from its name and evaluated arguments.
-func expand(s string, eval func(name string, args []string) (string, error)) (string, error) {
+// evalFunc gives the value of one substitution from its name and its
+// arguments, which it evaluates as it needs them.
+type evalFunc func(name string, args subArgs) (string, error)
+
+// subArgs are the arguments of one substitution, each evaluated only when
+// asked for, as launch evaluates $(var x DEFAULT)'s default only when x is
+// not set.
+type subArgs struct {
+	ps   [][]piece
+	eval evalFunc
+}
+
+// len returns the number of arguments.
+func (a subArgs) len() int { return len(a.ps) }
+
+// get evaluates argument i.
+func (a subArgs) get(i int) (string, error) { return evalPieces(a.ps[i], a.eval) }
+
+// expand evaluates the $(...) substitutions in s.
+func expand(s string, eval evalFunc) (string, error) {
 	ps, err := parseSubst(s)
 	if err != nil {
 		return "", err
@@ -28,22 +45,14 @@ func expand(s string, eval func(name string, args []string) (string, error)) (st
 }
 
 // evalPieces concatenates the values of ps.
-func evalPieces(ps []piece, eval func(name string, args []string) (string, error)) (string, error) {
+func evalPieces(ps []piece, eval evalFunc) (string, error) {
 	var b strings.Builder
 	for _, p := range ps {
 		if p.name == "" {
 			b.WriteString(p.text)
 			continue
 		}
-		args := make([]string, len(p.args))
-		for i, a := range p.args {
-			v, err := evalPieces(a, eval)
-			if err != nil {
-				return "", err
-			}
-			args[i] = v
-		}
-		v, err := eval(p.name, args)
+		v, err := eval(p.name, subArgs{ps: p.args, eval: eval})
 		if err != nil {
 			return "", err
 		}
