@@ -11,7 +11,7 @@ func walkArgs(els []*element, declared map[string]bool, include func(*element)) 
 	for _, e := range els {
 		switch e.name {
 		case "arg":
-			declared[e.attrs["name"]] = true
+			declared[argName(e)] = true
 		case "group":
 			walkArgs(e.children, declared, include)
 		case "include":

@@ -47,6 +47,13 @@
 // are checked for the whole file before anything runs, in branches that
 // are off too: an unknown one, or one with too many arguments, fails.
 //
+// Names are read as launch reads them: a <let>'s and an include <arg>'s
+// take substitutions (<let name="$(var n)">), an <arg>'s takes none but
+// drops its backslashes (<arg name="a\b"> declares ab), as launch's
+// escape_characters does. An <include> evaluates the names of its <arg>s
+// all first, to check the file's required arguments, then again as it
+// sets each, as IncludeLaunchDescription does.
+//
 // # Semantics kept from ros2 launch
 //
 // Launch configurations are those of launch: command-line arguments are

@@ -133,7 +133,7 @@ func (l *loader) file(path string, given map[string]bool) error {
 	if err != nil {
 		return err
 	}
-	if err := checkElements(path, root.children); err != nil {
+	if err := checkElements(path, root.children, false); err != nil {
 		return err
 	}
 	if name := missingArg(root.children, given); name != "" {
@@ -173,11 +173,7 @@ func (l *loader) action(f *fileCtx, e *element) error {
 	case "arg":
 		return l.arg(f, e)
 	case "let":
-		v, err := l.expand(f, e.attrs["value"])
-		if err != nil {
-			return err
-		}
-		l.vars[e.attrs["name"]] = v
+		return l.let(f, e)
 	case "include":
 		return l.include(f, e)
 	case "group":
@@ -194,35 +190,41 @@ func (l *loader) action(f *fileCtx, e *element) error {
 	return nil
 }
 
-// plainAttrs are the attributes, by element, that Load reads as written,
-// without substitutions.
-var plainAttrs = map[string][]string{"launch": {"version"}, "arg": {"name", "description"}, "let": {"name"},
-	"group": {"scoped"}}
+// plainAttrs are the attributes, by element, that Load reads without
+// substitutions (an <arg>'s name only drops its backslashes, as launch's
+// escape_characters does); an <include>'s <arg> is not among them.
+var plainAttrs = map[string][]string{"launch": {"version"}, "arg": {"name", "description"}, "group": {"scoped"}}
 
 // checkElements checks els and their children as launch does when it
 // parses a file, before it runs any of it, so in branches that run or
 // not: substitutions must be well formed and known, with as many
 // arguments as they take; a node's args and ros_args must split into
 // words; and if and unless cannot both be on one element.
-func checkElements(path string, els []*element) error {
+func checkElements(path string, els []*element, inInclude bool) error {
 	for _, e := range els {
-		if err := checkElement(e); err != nil {
+		plain := plainAttrs[e.name]
+		if inInclude {
+			plain = nil // an include's <arg> takes substitutions in its name too
+		}
+		if err := checkElement(e, plain); err != nil {
 			return &PosError{File: path, Line: e.line, Err: err}
 		}
-		if err := checkElements(path, e.children); err != nil {
+		if err := checkElements(path, e.children, e.name == "include"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func checkElement(e *element) error {
+// checkElement checks one element; plain are its attributes read without
+// substitutions.
+func checkElement(e *element, plain []string) error {
 	_, hasIf := e.attr("if")
 	if _, hasUnless := e.attr("unless"); hasIf && hasUnless {
 		return fmt.Errorf("%w: <%s>: if and unless cannot be used together", ErrSyntax, e.name)
 	}
 	for _, attr := range slices.Sorted(maps.Keys(e.attrs)) {
-		if slices.Contains(plainAttrs[e.name], attr) {
+		if slices.Contains(plain, attr) {
 			continue
 		}
 		raw := e.attrs[attr]
@@ -261,10 +263,29 @@ func (l *loader) enabled(f *fileCtx, e *element) (bool, error) {
 	return true, nil
 }
 
+// let sets a launch configuration; its name and value both take
+// substitutions, as SetLaunchConfiguration's do.
+func (l *loader) let(f *fileCtx, e *element) error {
+	name, err := l.expand(f, e.attrs["name"])
+	if err != nil {
+		return err
+	}
+	v, err := l.expand(f, e.attrs["value"])
+	if err != nil {
+		return err
+	}
+	l.vars[name] = v
+	return nil
+}
+
+// argName is the name an <arg> declares: its name attribute with the
+// backslashes dropped (launch's escape_characters), without substitutions.
+func argName(e *element) string { return unescape(e.attrs["name"]) }
+
 // arg declares a launch argument: a value already set (on the command
 // line, by an include or earlier) wins over the default.
 func (l *loader) arg(f *fileCtx, e *element) error {
-	name := e.attrs["name"]
+	name := argName(e)
 	l.declared[name] = true
 	if _, set := l.vars[name]; set {
 		return nil
@@ -286,9 +307,11 @@ func (l *loader) arg(f *fileCtx, e *element) error {
 }
 
 // include reads another launch file in the current scope, after setting
-// the values of its <arg> children in order, each evaluated when it is
-// set, as launch's SetLaunchConfiguration actions do: a later value sees
-// an earlier one.
+// the values of its <arg> children, as launch's IncludeLaunchDescription
+// does: it evaluates all their names first, to check that the file gets
+// every argument it requires, then sets them in order with
+// SetLaunchConfiguration, each value and then name evaluated as it is set,
+// so a later one sees an earlier one.
 func (l *loader) include(f *fileCtx, e *element) error {
 	path, err := l.expand(f, e.attrs["file"])
 	if err != nil {
@@ -296,12 +319,22 @@ func (l *loader) include(f *fileCtx, e *element) error {
 	}
 	given := map[string]bool{}
 	for _, a := range e.children {
+		name, err := l.expand(f, a.attrs["name"])
+		if err != nil {
+			return fmt.Errorf("<arg name=%q>: %w", a.attrs["name"], err)
+		}
+		given[name] = true
+	}
+	for _, a := range e.children {
 		v, err := l.expand(f, a.attrs["value"])
 		if err != nil {
 			return fmt.Errorf("<arg name=%q>: %w", a.attrs["name"], err)
 		}
-		l.vars[a.attrs["name"]] = v
-		given[a.attrs["name"]] = true
+		name, err := l.expand(f, a.attrs["name"])
+		if err != nil {
+			return fmt.Errorf("<arg name=%q>: %w", a.attrs["name"], err)
+		}
+		l.vars[name] = v
 	}
 	return l.file(path, given)
 }
@@ -320,8 +353,8 @@ func missingArg(els []*element, given map[string]bool) string {
 		_, hasDefault := e.attr("default")
 		_, hasIf := e.attr("if")
 		_, hasUnless := e.attr("unless")
-		if e.name == "arg" && !hasDefault && !hasIf && !hasUnless && !given[e.attrs["name"]] {
-			return e.attrs["name"]
+		if e.name == "arg" && !hasDefault && !hasIf && !hasUnless && !given[argName(e)] {
+			return argName(e)
 		}
 	}
 	return ""
