@@ -78,8 +78,9 @@
 // remaps in document order (the first matching one wins), then its
 // parameters as --params-file in document order: each <param from> file
 // where it stands, and each run of <param name value> in a file Load
-// writes (in Options.TempDir), values typed as YAML scalars or sequences,
-// keyed by the node's full name when it has a name and a namespace (its
+// writes (in Options.TempDir), values typed as launch types them (see
+// param.go: read as YAML before substitution, so value="'$(var x)'" is
+// the integer 1 for x:=1, and again after it), keyed by the node's full name when it has a name and a namespace (its
 // namespace attribute or a <push-ros-namespace>), else /**. Later files
 // win, so a <param from> after a name and value overrides it, as under
 // ros2 launch. If Load fails it removes the files it wrote. A namespace

@@ -9,10 +9,12 @@ import (
 // the offending element, value or file.
 var (
 	// ErrSyntax is malformed XML, an unknown element or attribute, a
-	// missing attribute or an element in the wrong place.
+	// missing attribute, an element in the wrong place, or a <param value>
+	// launch cannot type (a null, a mapping, a list of mixed types).
 	ErrSyntax = errors.New("launch: invalid launch file")
 	// ErrSubstitution is a $(...) that cannot be evaluated: an undefined
-	// $(var), an unset $(env), an unknown substitution, bad syntax.
+	// $(var), an unset $(env), an unknown substitution, bad syntax, or
+	// one whose value a <param value> cannot take.
 	ErrSubstitution = errors.New("launch: substitution")
 	// ErrArgument is a required launch argument that was not given, a
 	// command-line argument no file declares, or a malformed name:=value.

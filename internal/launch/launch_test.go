@@ -80,7 +80,7 @@ func TestNodeCommandLine(t *testing.T) {
     <param from="/etc/a.yaml"/>
     <param name="label" value=""/>
     <param name="ids" value="[1, 2]"/>
-    <param name="note" value="a: b"/>
+    <param name="note" value="'a: b'"/>
     <param name="rate" value="$(var rate).5"/>
     <remap from="chatter" to="/chat"/>
     <env name="FOO" value="bar $(var rate)"/>

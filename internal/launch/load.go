@@ -229,9 +229,12 @@ func checkElement(e *element, plain []string) error {
 		}
 		raw := e.attrs[attr]
 		var err error
-		if e.name == "node" && (attr == "args" || attr == "ros_args") {
+		switch {
+		case e.name == "node" && (attr == "args" || attr == "ros_args"):
 			_, err = splitWords(raw)
-		} else {
+		case e.name == "param" && attr == "value":
+			_, err = readParamValue(raw)
+		default:
 			_, err = parseSubst(raw)
 		}
 		if err != nil {

@@ -3,7 +3,6 @@ package launch
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -108,36 +107,14 @@ func (l *loader) words(f *fileCtx, e *element, attr string) ([]string, error) {
 	return out, nil
 }
 
-// nodeParams gathers a node's parameters in document order, as launch_ros
-// passes them: each <param from> file as it comes, and each run of
-// <param name value> written to a parameters file of its own, keyed by the
-// node's full name when its name and namespace are both given, else /**.
-type nodeParams struct {
-	key   string
-	args  []string   // --params-file PATH ..., in order
-	named *yaml.Node // the run of name/value parameters not yet written, or nil
-}
-
-// flushParams writes the pending run of name/value parameters to a file.
-func (l *loader) flushParams(p *Process, ps *nodeParams) error {
-	if ps.named == nil {
-		return nil
-	}
-	path, err := l.paramsFile(ps.key, ps.named)
-	if err != nil {
-		return err
-	}
-	ps.args = append(ps.args, "--params-file", path)
-	p.TempFiles = append(p.TempFiles, path)
-	ps.named = nil
-	return nil
-}
-
 // nodeChild adds a <param>, <remap> or <env> to the process: remaps to
 // rosArgs, parameters to ps, whose files follow the remaps.
 func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs *[]string, ps *nodeParams) error {
 	vals := map[string]string{}
 	for attr, raw := range c.attrs {
+		if c.name == "param" && attr == "value" {
+			continue // typed by param
+		}
 		v, err := l.expand(f, raw)
 		if err != nil {
 			return fmt.Errorf("<%s %s=%q>: %w", c.name, attr, raw, err)
@@ -159,10 +136,7 @@ func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs *[]string
 		if vals["name"] == "" {
 			return fmt.Errorf("%w: <param name> is empty", ErrSyntax)
 		}
-		if ps.named == nil {
-			ps.named = &yaml.Node{Kind: yaml.MappingNode}
-		}
-		setParam(ps.named, vals["name"], vals["value"], typedAsWritten(c.attrs["value"]))
+		return l.param(f, c, vals["name"], ps)
 	case "remap":
 		if vals["from"] == "" || vals["to"] == "" {
 			return fmt.Errorf("%w: <remap from=%q to=%q>: both must be non-empty", ErrSyntax, vals["from"], vals["to"])
@@ -174,6 +148,25 @@ func (l *loader) nodeChild(f *fileCtx, c *element, p *Process, rosArgs *[]string
 		}
 		p.Env = append(p.Env, vals["name"]+"="+vals["value"])
 	}
+	return nil
+}
+
+// param adds a <param name value> to ps, its value typed as launch types
+// it.
+func (l *loader) param(f *fileCtx, c *element, name string, ps *nodeParams) error {
+	raw := c.attrs["value"]
+	pv, err := readParamValue(raw)
+	if err != nil {
+		return err
+	}
+	v, err := l.paramNode(f, raw, pv)
+	if err != nil {
+		return err
+	}
+	if ps.named == nil {
+		ps.named = &yaml.Node{Kind: yaml.MappingNode}
+	}
+	setParam(ps.named, name, v)
 	return nil
 }
 
@@ -214,23 +207,6 @@ func checkNamespace(ns string) error {
 	return nil
 }
 
-// typedAsWritten reports whether a <param value> written as raw is typed
-// from its value. launch types a value without substitutions from its
-// text as written, before backslashes are dropped: value="\1" is the
-// string "1" under launch, not the integer 1 its unescaped text reads as.
-func typedAsWritten(raw string) bool {
-	ps, err := parseSubst(raw)
-	if err != nil || len(ps) != 1 || ps[0].name != "" || ps[0].text == raw {
-		return true // substitutions, or no escapes: typed from the value
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(raw), &doc); err == nil && len(doc.Content) == 1 {
-		c := doc.Content[0]
-		return !(c.Kind == yaml.ScalarNode && c.Tag == "!!str")
-	}
-	return false
-}
-
 func isToken(s string) bool {
 	if s == "" || s[0] >= '0' && s[0] <= '9' {
 		return false
@@ -242,58 +218,4 @@ func isToken(s string) bool {
 		}
 	}
 	return true
-}
-
-// setParam sets name to value in m, a YAML mapping, replacing an earlier
-// value of the name. When typed, the value is typed as a YAML scalar or
-// sequence, as launch_ros and rcl's -p type it; anything else stays a
-// string.
-func setParam(m *yaml.Node, name, value string, typed bool) {
-	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: value}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(value), &doc); typed && err == nil && len(doc.Content) == 1 {
-		if c := doc.Content[0]; c.Kind == yaml.SequenceNode || c.Kind == yaml.ScalarNode && c.Tag != "!!null" {
-			v = c
-		}
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == name {
-			m.Content[i+1] = v
-			return
-		}
-	}
-	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name}, v)
-}
-
-// paramsFile writes a node's <param name value> to a parameters file
-// under key, as launch_ros does, and returns its path. Passed after the
-// node's <param from> files and keyed by a named node's full name, they
-// win over every file, whatever key the files used and in whatever order
-// the <param>s came.
-func (l *loader) paramsFile(key string, named *yaml.Node) (string, error) {
-	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-		{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
-		{Kind: yaml.MappingNode, Content: []*yaml.Node{
-			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "ros__parameters"},
-			named,
-		}},
-	}}
-	text, err := yaml.Marshal(doc)
-	if err != nil {
-		return "", fmt.Errorf("parameters of %s: %w", key, err)
-	}
-	f, err := os.CreateTemp(l.opts.TempDir, "navlaunch_params_*.yaml")
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(text)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	l.temp = append(l.temp, f.Name())
-	return f.Name(), nil
 }

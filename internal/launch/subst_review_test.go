@@ -140,3 +140,76 @@ func TestParamEscapeStaysString(t *testing.T) {
 	require.Equal(t, "/**:\n    ros__parameters:\n        p1: \"1\"\n        p2: \"true\"\n        p3: '[1, 2]'\n        p4: 2\n",
 		readFile(t, paramsFile(t, procs[0])))
 }
+
+// TestParamValueIsYAMLBeforeSubstitution: launch_xml reads a <param
+// value> as YAML before it looks for substitutions, and launch_ros types
+// their value as YAML again. Real launch (Humble and Jazzy) wrote, for
+// x:=1: sq_var: 1, dq_var: 1, sq_avar: a1, sq_1: '1', dq_1: '1',
+// plain_var: 1, sq_in: a'1', sq_sp: 1, list_var: [1, 2], sq_list: [1, 2],
+// dq_esc: $(var x), sq_esc: '1' (one parameters file each).
+func TestParamValueIsYAMLBeforeSubstitution(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <arg name="x" default="1"/>
+  <node pkg="demo" exec="a">
+    <param name="sq_var" value="'$(var x)'"/>
+    <param name="dq_var" value="&quot;$(var x)&quot;"/>
+    <param name="sq_avar" value="'a$(var x)'"/>
+    <param name="sq_1" value="'1'"/>
+    <param name="dq_1" value="&quot;1&quot;"/>
+    <param name="plain_var" value="$(var x)"/>
+    <param name="sq_in" value="a'$(var x)'"/>
+    <param name="sq_sp" value=" '$(var x)' "/>
+    <param name="list_var" value="[$(var x), 2]"/>
+    <param name="sq_list" value="['$(var x)', 2]"/>
+    <param name="dq_esc" value="&quot;\\$(var x)&quot;"/>
+    <param name="sq_esc" value="'\1'"/>
+  </node>
+</launch>`, nil)
+	require.NoError(t, err)
+	require.Equal(t, `/**:
+    ros__parameters:
+        sq_var: 1
+        dq_var: 1
+        sq_avar: a1
+        sq_1: '1'
+        dq_1: "1"
+        plain_var: 1
+        sq_in: a'1'
+        sq_sp: 1
+        list_var: [1, 2]
+        sq_list: [1, 2]
+        dq_esc: $(var x)
+        sq_esc: "1"
+`, readFile(t, paramsFile(t, procs[0])))
+}
+
+// TestParamValuesLaunchRefuses: real launch (Humble and Jazzy) refused
+// value="null", "~", "a: $(var x)", "[1, 2.5]" and "2001-01-01" when it
+// parsed the file ("Attribute 'value' of Entity 'param' expected to be of
+// type 'None'"), "[$(var x), a]" once substituted ("The output list is
+// not uniform"), and value="$(var x)" for x:=null, x:='a: b' and
+// x:='[1, a]' ("Failed to convert ... using yaml rules: output type is
+// not allowed"); an empty x gave the empty string.
+func TestParamValuesLaunchRefuses(t *testing.T) {
+	file := func(value string) string {
+		return `<launch>
+  <arg name="x" default="1"/>
+  <group if="false"><node pkg="demo" exec="off"><param name="p" value="` + value + `"/></node></group>
+  <node pkg="demo" exec="a"><param name="p" value="` + value + `"/></node>
+</launch>`
+	}
+	for _, v := range []string{"null", "~", "a: $(var x)", "[1, 2.5]", "2001-01-01"} {
+		_, err := loadText(t, file(v), nil)
+		require.ErrorIs(t, err, ErrSyntax, v)
+		require.ErrorContains(t, err, ":3:", v) // in the branch that is off
+	}
+	_, err := loadText(t, file("[$(var x), a]"), nil)
+	require.ErrorIs(t, err, ErrSubstitution)
+	for _, x := range []string{"null", "a: b", "[1, a]"} {
+		_, err := loadText(t, file("$(var x)"), map[string]string{"x": x})
+		require.ErrorIs(t, err, ErrSubstitution, x)
+	}
+	procs, err := loadText(t, file("$(var x)"), map[string]string{"x": ""})
+	require.NoError(t, err)
+	require.Equal(t, "/**:\n    ros__parameters:\n        p: \"\"\n", readFile(t, paramsFile(t, procs[0])))
+}
