@@ -368,8 +368,12 @@ func (l *loader) group(f *fileCtx, e *element) error {
 	scoped := true
 	if raw, ok := e.attr("scoped"); ok {
 		var err error
-		if strings.Contains(raw, "$(") { // launch reads scoped as written, without substitutions
-			return fmt.Errorf("%w: <group scoped=%q>: takes true or false, not a substitution", ErrSyntax, raw)
+		if strings.Contains(raw, "$(") {
+			// launch reads scoped as written: text that is not a boolean,
+			// such as $(var s), is kept as a string and scopes the group
+			// whatever s is (Humble and Jazzy, 2026-11-24).
+			return fmt.Errorf("%w: <group scoped=%q>: takes true or false, not a substitution (ros2 launch would not substitute it, and would scope the group whatever its value)",
+				ErrSyntax, raw)
 		}
 		if scoped, err = parseBool(raw); err != nil {
 			return fmt.Errorf("<group scoped=%q>: %w", raw, err)
