@@ -93,6 +93,10 @@
 // <arg> counts, in branches that run or not, and so do those of the
 // files that includes in branches that are off would read; when such a
 // file cannot be named (its path needs a configuration not set) or read,
-// command-line arguments go unchecked. Only the
-// elements above exist; launch files that need more belong to ros2 launch.
+// command-line arguments go unchecked. It also refuses a <group scoped>
+// that is not true, false, 1 or 0, such as scoped="$(var s)", which
+// launch keeps as text, unsubstituted, and so takes as true. Parameter
+// values are typed with YAML 1.2 (go-yaml), where launch uses PyYAML's
+// YAML 1.1: value="yes" is written as yes, not true. Only the elements
+// above exist; launch files that need more belong to ros2 launch.
 package launch
