@@ -3,6 +3,7 @@ package launch
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -68,11 +69,10 @@ func decodeParamText(raw string) (*yaml.Node, error) {
 	if raw == "" {
 		return strNode(raw), nil
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(raw), &doc); err != nil {
+	n, err := unmarshalWhole(raw)
+	if err != nil {
 		return strNode(raw), nil
 	}
-	n := yamlContent(&doc)
 	if !isParamScalar(n) && n.Kind != yaml.SequenceNode {
 		return nil, fmt.Errorf("%w: YAML reads a %s, not a parameter value (want a boolean, number, string or list of one of them)",
 			ErrSyntax, kindName(n))
@@ -134,11 +134,10 @@ func typeSubstituted(s string) (*yaml.Node, error) {
 	if s == "" {
 		return strNode(s), nil
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(s), &doc); err != nil {
+	n, err := unmarshalWhole(s)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %q is not YAML: %v", ErrSubstitution, s, err)
 	}
-	n := yamlContent(&doc)
 	if isParamScalar(n) || n.Kind == yaml.SequenceNode && oneType(n.Content) {
 		return n, nil
 	}
@@ -148,6 +147,33 @@ func typeSubstituted(s string) (*yaml.Node, error) {
 	}
 	return nil, fmt.Errorf("%w: %q reads as %s, not a parameter value (want a boolean, number, string or list of one of them)",
 		ErrSubstitution, s, what)
+}
+
+// unmarshalWhole reads s as one YAML document and returns its value.
+// go-yaml stops reading after a quoted or flow value and drops what
+// follows ("'a'x" reads as the string a, "[1, 2]x" as [1, 2]), where
+// PyYAML, which launch uses, fails; so s is read a second time as the
+// item of a list, where go-yaml does look at what follows.
+func unmarshalWhole(s string) (*yaml.Node, error) {
+	var doc, item yaml.Node
+	if err := yaml.Unmarshal([]byte(s), &doc); err != nil {
+		return nil, err
+	}
+	if err := yaml.Unmarshal([]byte("- "+strings.ReplaceAll(s, "\n", "\n  ")), &item); err != nil {
+		return nil, fmt.Errorf("text after the value: %w", err)
+	}
+	n := yamlContent(&doc)
+	dropComments(n)
+	return n, nil
+}
+
+// dropComments clears the comments of n and its items: value="'a' # c"
+// is the string a, and the parameters file need not say more.
+func dropComments(n *yaml.Node) {
+	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	for _, c := range n.Content {
+		dropComments(c)
+	}
 }
 
 // yamlContent returns the value of a YAML document, a null for an empty one.

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -212,4 +213,35 @@ func TestParamValuesLaunchRefuses(t *testing.T) {
 	procs, err := loadText(t, file("$(var x)"), map[string]string{"x": ""})
 	require.NoError(t, err)
 	require.Equal(t, "/**:\n    ros__parameters:\n        p: \"\"\n", readFile(t, paramsFile(t, procs[0])))
+}
+
+// TestParamValueWithTextAfterIt: go-yaml reads "'a'x" as the string a
+// and "[1, 2]x" as [1, 2], dropping what follows; PyYAML fails on both,
+// so real launch (Humble and Jazzy, 2026-11-24) kept them as written
+// (p: ”'a”x' and q: '[1, 2]x'), read "'a' # c" as a, and refused
+// value="'$(var x)'x" for x:=1 and value="$(var x)" for x:="'a'x"
+// ("Failed to convert ”1'x' using yaml rules: yaml.safe_load() failed").
+func TestParamValueWithTextAfterIt(t *testing.T) {
+	procs, err := loadText(t, `<launch>
+  <node pkg="demo" exec="a">
+    <param name="p" value="'a'x"/>
+    <param name="q" value="[1, 2]x"/>
+    <param name="c" value="'a' # c"/>
+  </node>
+</launch>`, nil)
+	require.NoError(t, err)
+	require.Equal(t, `/**:
+    ros__parameters:
+        p: '''a''x'
+        q: '[1, 2]x'
+        c: 'a'
+`, readFile(t, paramsFile(t, procs[0])))
+	file := `<launch>
+  <arg name="x" default="1"/>
+  <node pkg="demo" exec="a"><param name="p" value="VALUE"/></node>
+</launch>`
+	_, err = loadText(t, strings.Replace(file, "VALUE", "'$(var x)'x", 1), nil)
+	require.ErrorIs(t, err, ErrSubstitution)
+	_, err = loadText(t, strings.Replace(file, "VALUE", "$(var x)", 1), map[string]string{"x": "'a'x"})
+	require.ErrorIs(t, err, ErrSubstitution)
 }
