@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/navnode/navnode/internal/wholeyaml"
 )
 
 // Override is one parameter value given on the command line or in a
@@ -43,7 +45,7 @@ func parseParamRule(rule string) (Override, error) {
 		return Override{}, fmt.Errorf("%w: -p %q: %v", ErrArgs, rule, err)
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) != 1 {
+	if err := wholeyaml.Unmarshal(text, &doc); err != nil || len(doc.Content) != 1 {
 		return Override{}, fmt.Errorf("%w: -p %q: value is not a YAML scalar or sequence", ErrArgs, rule)
 	}
 	v, err := paramValue(doc.Content[0])

@@ -134,6 +134,13 @@ func TestParamValueTyping(t *testing.T) {
 	}
 	_, err := parseParamRule("x:=[1, 2.0]")
 	require.ErrorContains(t, err, "same type")
+	// libyaml, which rcl reads -p values with, fails on text after a
+	// quoted or flow value ("did not find expected <document start>");
+	// go-yaml alone read "'a'x" as a and "[1, 2]x" as [1, 2].
+	for _, text := range []string{"'a'x", "[1, 2]x", "'a'\n'b'"} {
+		_, err = parseParamRule("x:=" + text)
+		require.ErrorIs(t, err, ErrArgs, text)
+	}
 }
 
 func TestBadParamsFile(t *testing.T) {

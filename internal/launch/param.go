@@ -3,9 +3,10 @@ package launch
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/navnode/navnode/internal/wholeyaml"
 )
 
 // A <param value> is typed as launch_xml and launch_ros type it (checked
@@ -149,18 +150,12 @@ func typeSubstituted(s string) (*yaml.Node, error) {
 		ErrSubstitution, s, what)
 }
 
-// unmarshalWhole reads s as one YAML document and returns its value.
-// go-yaml stops reading after a quoted or flow value and drops what
-// follows ("'a'x" reads as the string a, "[1, 2]x" as [1, 2]), where
-// PyYAML, which launch uses, fails; so s is read a second time as the
-// item of a list, where go-yaml does look at what follows.
+// unmarshalWhole reads s as one YAML document, all of it
+// (wholeyaml), and returns its value without comments.
 func unmarshalWhole(s string) (*yaml.Node, error) {
-	var doc, item yaml.Node
-	if err := yaml.Unmarshal([]byte(s), &doc); err != nil {
+	var doc yaml.Node
+	if err := wholeyaml.Unmarshal(s, &doc); err != nil {
 		return nil, err
-	}
-	if err := yaml.Unmarshal([]byte("- "+strings.ReplaceAll(s, "\n", "\n  ")), &item); err != nil {
-		return nil, fmt.Errorf("text after the value: %w", err)
 	}
 	n := yamlContent(&doc)
 	dropComments(n)

@@ -1,0 +1,27 @@
+package wholeyaml
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+)
+
+// TestUnmarshal: text after a quoted or flow value is an error, as in
+// PyYAML (yaml.safe_load("'a'x") fails: "expected '<document start>',
+// but found '<scalar>'"); comments, spaces and values over several
+// lines are not.
+func TestUnmarshal(t *testing.T) {
+	for _, text := range []string{"'a'x", `"a"x`, "'a' x", "[1, 2]x", "{a: 1}x", "'a'\n'b'"} {
+		var doc yaml.Node
+		require.Error(t, Unmarshal(text, &doc), text)
+	}
+	for text, want := range map[string]string{"'a' # c": "a", " 'a' ": "a", "a\nb": "a b", "'a\n  b'": "a b", "|\n  x\n": "x\n", "1": "1"} {
+		var doc yaml.Node
+		require.NoError(t, Unmarshal(text, &doc), text)
+		require.Equal(t, want, doc.Content[0].Value, text)
+	}
+	var doc yaml.Node
+	require.NoError(t, Unmarshal("[1, 2] # c", &doc))
+	require.Len(t, doc.Content[0].Content, 2)
+}
