@@ -10,6 +10,7 @@ import (
 	"github.com/golang/geo/r3"
 
 	"github.com/navnode/navnode/costmap/voxel"
+	"github.com/navnode/navnode/internal/tf"
 	"github.com/navnode/navnode/replanner"
 	"github.com/navnode/navnode/ros"
 )
@@ -102,6 +103,9 @@ func declareParams(n *ros.Node) (params, error) {
 	if err := errors.Join(errs...); err != nil {
 		return p, err
 	}
+	// Frames as tf2 keys them, and as the node keys every input's
+	// frame_id: "/map" (ROS 1's habit) is "map".
+	p.MapFrame, p.OdomFrame, p.BaseFrame = tf.FrameName(p.MapFrame), tf.FrameName(p.OdomFrame), tf.FrameName(p.BaseFrame)
 	return p, p.check()
 }
 
