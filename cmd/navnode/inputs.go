@@ -185,8 +185,10 @@ func (n *navnode) onPoints(m *sensor_msgs.PointCloud2) {
 		n.bad(topicPoints, err)
 		return
 	}
-	n.applySensor(topicPoints, &voxel.Cloud{Origin: t.Translation, Points: pts,
-		MinRange: n.p.SensorMinRange, MaxRange: n.p.SensorMaxRange, Stamp: stamp}, stamp)
+	c := &voxel.Cloud{Origin: t.Translation, Points: pts,
+		MinRange: n.p.SensorMinRange, MaxRange: n.p.SensorMaxRange, Stamp: stamp}
+	c.Floor, c.FloorZ = n.p.floor()
+	n.applySensor(topicPoints, c, stamp)
 }
 
 func (n *navnode) onScan(m *sensor_msgs.LaserScan) {
@@ -211,6 +213,7 @@ func (n *navnode) onScan(m *sensor_msgs.LaserScan) {
 	}
 	s.RangeMax = min(s.RangeMax, n.p.SensorMaxRange)
 	s.RangeMin = max(s.RangeMin, n.p.SensorMinRange)
+	s.Floor, s.FloorZ = n.p.floor()
 	if s.RangeMin >= s.RangeMax {
 		n.bad(topicScan, fmt.Errorf("%w: range_min %v ≥ range_max %v after the sensor limits", rosconv.ErrInvalid, s.RangeMin, s.RangeMax))
 		return

@@ -23,6 +23,7 @@ type params struct {
 	Resolution                     float64   // m
 	Origin, Size                   r3.Vector // planning volume corner and extent, m
 	RobotRadius, RobotHeight       float64   // m
+	MinObstacleHeight              float64   // m, ground robots
 	InflationRadius, CostScaling   float64   // m, 1/m
 	CostWeight                     float64
 	MinAltitude, MaxAltitude       float64 // m
@@ -74,6 +75,7 @@ func declareParams(n *ros.Node) (params, error) {
 	num(&p.Size.Z, "size_z", 4, "planning volume extent along z, m", 0.1, 1000)
 	num(&p.RobotRadius, "robot_radius", 0.3, "inscribed radius: closer to an obstacle is a collision, m", 0, 10)
 	num(&p.RobotHeight, "robot_height", 0.5, "ground robots: height above the floor to keep clear, m", 0.01, 10)
+	num(&p.MinObstacleHeight, "min_obstacle_height", 0.05, "ground robots: point cloud and scan returns lower than this above origin_z are the floor: their rays clear and they mark nothing, m", 0, 10)
 	num(&p.InflationRadius, "inflation_radius", 0.6, "costs are graded up to this distance from obstacles, m (≥ robot_radius)", 0, 25)
 	num(&p.CostScaling, "cost_scaling", 3, "Nav2's cost_scaling_factor: how fast graded costs fall, 1/m", 0, 100)
 	num(&p.CostWeight, "cost_weight", 1, "a voxel of cost c weighs 1 + cost_weight·c/252 per metre", 0, 100)
@@ -172,6 +174,14 @@ func (p *params) volume() voxel.Box {
 	hi := int32(math.Floor((p.MaxAltitude-p.Origin.Z)/p.Resolution+1e-9)) - 1
 	b.Min.Z, b.Max.Z = max(b.Min.Z, lo), min(b.Max.Z, hi)
 	return b
+}
+
+// floor returns whether sensor returns may be the floor, and the height
+// below which they are: for ground robots, min_obstacle_height above the
+// floor (origin_z), so that a 3D LiDAR's floor returns do not block the
+// floor layer.
+func (p *params) floor() (bool, float64) {
+	return p.Mode == "ground", p.Origin.Z + p.MinObstacleHeight
 }
 
 // liftGoal moves an aerial goal below min_altitude up to the centre of

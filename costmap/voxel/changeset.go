@@ -30,6 +30,7 @@ type InputStats struct {
 	NonFinite int // NaN or infinite coordinates (or NaN, -Inf ranges): skipped
 	TooClose  int // nearer than MinRange: skipped
 	Clipped   int // beyond MaxRange: cleared up to MaxRange, marked nothing
+	Floor     int // returns below the sensor's floor (Cloud.FloorZ): cleared up to, marked nothing
 	Outside   int // outside the addressable world: skipped
 	Refused   int // voxels not updated because the memory limit was reached
 }

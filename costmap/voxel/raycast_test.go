@@ -113,6 +113,41 @@ func TestCloudClearsAlongRays(t *testing.T) {
 	}
 }
 
+// TestCloudFloor: with Floor, a return below FloorZ clears its ray up to
+// and including its voxel and marks nothing; one above it marks as
+// before, even where a ray to the floor passes through its voxel.
+func TestCloudFloor(t *testing.T) {
+	o := vec(0.05, 0.05, 0.45)
+	// The ray to the floor point crosses voxel (8, 0, 2), where the
+	// other return is.
+	floorPt, wall := vec(1.55, 0.05, 0.01), vec(0.85, 0.05, 0.22)
+	m := newMap(t, Config{Resolution: 0.1})
+	k, _ := m.frame.KeyOf(wall)
+	require.Equal(t, Key{8, 0, 2}, k)
+	cs, err := m.Apply(&Cloud{Origin: o, Points: []r3.Vector{floorPt, wall}, MaxRange: 10, Floor: true, FloorZ: 0.05})
+	require.NoError(t, err)
+	require.Equal(t, 1, cs.Input.Floor)
+	require.Equal(t, Lethal, m.Cost(k), "a return above the floor is marked though the floor ray crosses it")
+	end, _ := m.frame.KeyOf(floorPt)
+	require.Equal(t, Free, m.Cost(end), "the floor is cleared, not marked")
+	for _, v := range bruteRay(m.frame.local(o), m.frame.local(floorPt)) {
+		if v != k {
+			require.Equal(t, Free, m.Cost(v), "voxel %v on the floor ray", v)
+		}
+	}
+	// Without Floor the same return is an obstacle.
+	m2 := newMap(t, Config{Resolution: 0.1})
+	_, err = m2.Apply(&Cloud{Origin: o, Points: []r3.Vector{floorPt}, MaxRange: 10})
+	require.NoError(t, err)
+	require.Equal(t, Lethal, m2.Cost(end))
+	// A scan passes Floor on.
+	m3 := newMap(t, Config{Resolution: 0.1})
+	down := Pose{Position: o, Orientation: Quat{Y: math.Sin(0.2), W: math.Cos(0.2)}} // pitched 0.4 rad down
+	cs, err = m3.Apply(&Scan{Pose: down, Ranges: []float32{1.2}, RangeMax: 10, Floor: true, FloorZ: 0.05})
+	require.NoError(t, err)
+	require.Equal(t, 1, cs.Input.Floor)
+}
+
 // TestSupercoverEqualsBruteForce compares the voxels Supercover visits
 // with the brute-force supercover: segments between voxel centres in
 // frames whose origin and resolution are not round in binary (so the

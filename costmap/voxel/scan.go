@@ -17,6 +17,8 @@ type Scan struct {
 	Ranges                   []float32 // metres
 	RangeMin, RangeMax       float64   // metres
 	Stamp                    time.Duration
+	Floor                    bool    // as Cloud's: returns below FloorZ clear and mark nothing
+	FloorZ                   float64 // metres, map frame
 }
 
 // apply follows REP 117: NaN ranges are skipped as erroneous, -Inf (an
@@ -32,7 +34,7 @@ func (s *Scan) apply(m *Map) error {
 		m.cs.Input.NonFinite += len(s.Ranges)
 		return nil
 	}
-	c := Cloud{Origin: s.Pose.Position, MinRange: s.RangeMin, MaxRange: s.RangeMax, Stamp: s.Stamp}
+	c := Cloud{Origin: s.Pose.Position, MinRange: s.RangeMin, MaxRange: s.RangeMax, Stamp: s.Stamp, Floor: s.Floor, FloorZ: s.FloorZ}
 	if err := m.checkSensor(c.Origin, c.MinRange, c.MaxRange); err != nil {
 		return err
 	}

@@ -83,6 +83,11 @@ type Cloud struct {
 	// rays: a point beyond it only clears up to MaxRange and marks nothing.
 	MinRange, MaxRange float64
 	Stamp              time.Duration // acquisition time, any fixed epoch; for Decay
+	// With Floor, returns lower than FloorZ (map frame, metres) are the
+	// floor a ground robot drives on, seen by a 3D or tilted sensor:
+	// their rays clear up to them, and they mark nothing.
+	Floor  bool
+	FloorZ float64
 }
 
 // MaxRangeVoxels bounds a sensor's MaxRange, in voxels, so that one ray
@@ -123,9 +128,9 @@ func (c *Cloud) queue(m *Map, o Key) Box {
 		m.sensor.rays = make([]ray, 0, len(c.Points))
 	}
 	m.sensor.rays = m.sensor.rays[:0]
-	box, clipped := Box{Min: o, Max: o}, 0
+	box, clipped, floor := Box{Min: o, Max: o}, 0, 0
 	// Hits first, so that a voxel with a return is marked even when a
-	// longer ray passes through it in the same scan.
+	// longer ray, or one to the floor, passes through it in the same scan.
 	for _, p := range c.Points {
 		if !finite(p) {
 			in.NonFinite++
@@ -135,26 +140,36 @@ func (c *Cloud) queue(m *Map, o Key) Box {
 		switch {
 		case d < c.MinRange || d == 0:
 			in.TooClose++
-		case d <= c.MaxRange:
-			box = m.queueEnd(p.Add(p.Sub(c.Origin).Mul(hitNudgeVoxels*m.frame.Resolution/d)), true, box)
-		default:
+		case d > c.MaxRange:
 			clipped++
+		case c.onFloor(p):
+			floor++
+		default:
+			box = m.queueEnd(p.Add(p.Sub(c.Origin).Mul(hitNudgeVoxels*m.frame.Resolution/d)), true, box)
 		}
 	}
-	if in.Clipped += clipped; clipped == 0 {
+	in.Clipped += clipped
+	if in.Floor += floor; clipped+floor == 0 {
 		return box // no second pass
 	}
 	for _, p := range c.Points {
 		if !finite(p) {
 			continue
 		}
-		v := p.Sub(c.Origin)
-		if d := v.Norm(); d > c.MaxRange && d >= c.MinRange {
+		d := p.Sub(c.Origin).Norm()
+		switch {
+		case d < c.MinRange || d == 0:
+		case d > c.MaxRange:
 			box = m.queueEnd(c.Origin.Add(cut(p, c.Origin, d, c.MaxRange)), false, box)
+		case c.onFloor(p):
+			box = m.queueEnd(p, false, box)
 		}
 	}
 	return box
 }
+
+// onFloor reports whether return p is on the floor (Floor, FloorZ).
+func (c *Cloud) onFloor(p r3.Vector) bool { return c.Floor && p.Z < c.FloorZ }
 
 // cut returns the vector from o towards p of length r, p being d > r
 // from o. A finite point so far off that d, or p − o, overflows still
