@@ -20,7 +20,7 @@ var navnodeParams = map[string]any{
 	"map_frame": "map", "odom_frame": "odom", "base_frame": "base_link", "mode": "aerial", "planner": "auto",
 	"resolution": 0.1, "origin_x": -10.0, "origin_y": -10.0, "origin_z": 0.0,
 	"size_x": 20.0, "size_y": 20.0, "size_z": 4.0,
-	"robot_radius": 0.3, "robot_height": 0.5, "inflation_radius": 0.6, "cost_scaling": 3.0, "cost_weight": 1.0,
+	"robot_radius": 0.3, "robot_height": 0.5, "min_obstacle_height": 0.05, "inflation_radius": 0.6, "cost_scaling": 3.0, "cost_weight": 1.0,
 	"min_altitude": 0.3, "max_altitude": 3.0, "epsilon0": 2.5, "epsilon_step": 0.5, "budget_ms": 0.0, "repair_budget_ms": 5.0, "switch_delay_s": 1.0,
 	"tick_hz": 10.0, "decay_s": 0.0, "sensor_min_range": 0.1, "sensor_max_range": 20.0,
 	"goal_tolerance": 0.5, "reached_tolerance": 0.25, "tunnel_width": 0.0, "unknown_is_free": true, "unknown_cost": 252.0,
