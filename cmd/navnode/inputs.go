@@ -416,8 +416,9 @@ func (n *navnode) onGoal(m *geometry_msgs.PoseStamped) {
 		n.log.Info("goal below min_altitude lifted to the lowest layer plans use", zap.Float64("z", p.Z), zap.Float64("to", q.Z))
 		p = q
 	}
+	rot := t.Rotation.Mul(g.Pose.Rotation) // the goal's orientation in the map frame
 	n.send(func(w *world) {
-		if err := w.setGoal(p); err != nil {
+		if err := w.setGoalPose(p, rot); err != nil {
 			n.bad(topicGoal, err)
 			return
 		}

@@ -29,6 +29,7 @@ func (n *navnode) publishPlan(w *world, out replanner.Output) {
 		zap.Duration("search", out.RepairTime))
 	now := n.stamp()
 	path := rosconv.Path(out.Path, n.p.MapFrame, now)
+	w.endFacing(path.Poses, out.Path)
 	if err := n.plan.Publish(&path); err != nil {
 		n.log.Warn("publishing plan", zap.Error(err))
 	}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/navnode/navnode/costmap/voxel"
 	"github.com/navnode/navnode/internal/rosconv"
+	"github.com/navnode/navnode/internal/tf"
 	"github.com/navnode/navnode/msgs/diagnostic_msgs"
+	"github.com/navnode/navnode/msgs/geometry_msgs"
 	"github.com/navnode/navnode/planners"
 	"github.com/navnode/navnode/replanner"
 )
@@ -39,6 +41,7 @@ type world struct {
 	robot     r3.Vector // the robot's position, when poseAt is set
 	poseAt    time.Time // when the robot's pose last arrived
 	hasGoal   bool
+	goalRot   tf.Quat     // the goal's orientation in the map frame, for the path's last pose
 	replans   int         // searches that answered a change of the world or the goal
 	expanded  int         // expansions of the last tick that searched
 	repairs   repairTimes // their durations
@@ -91,13 +94,30 @@ func (w *world) setPose(p r3.Vector) error {
 	return nil
 }
 
-// setGoal starts planning to p.
-func (w *world) setGoal(p r3.Vector) error {
+// setGoal starts planning to p, with no orientation asked for.
+func (w *world) setGoal(p r3.Vector) error { return w.setGoalPose(p, tf.Quat{}) }
+
+// setGoalPose starts planning to p, ending the path facing rot (the zero
+// Quat: facing along its last step).
+func (w *world) setGoalPose(p r3.Vector, rot tf.Quat) error {
 	if err := w.loop.SetGoal(p); err != nil {
 		return err
 	}
-	w.hasGoal = true
+	w.hasGoal, w.goalRot = true, rot
 	return nil
+}
+
+// endFacing turns the last pose of path, when it ends at the goal, to the
+// goal's orientation, as Nav2's planners do: a controller turns the robot
+// to it at the goal (RViz's 2D Goal Pose arrow).
+func (w *world) endFacing(path []geometry_msgs.PoseStamped, points []r3.Vector) {
+	if !w.hasGoal || w.goalRot == (tf.Quat{}) || len(points) == 0 || len(points) != len(path) {
+		return
+	}
+	if points[len(points)-1].Sub(w.out.Goal).Norm() > w.p.GoalTolerance+w.p.Resolution {
+		return // a detour or a path cut short: it does not end at the goal
+	}
+	path[len(path)-1].Pose.Orientation = w.goalRot.Msg()
 }
 
 // start is where the plan's markers show the start: the path's first
