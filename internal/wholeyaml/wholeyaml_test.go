@@ -24,4 +24,23 @@ func TestUnmarshal(t *testing.T) {
 	var doc yaml.Node
 	require.NoError(t, Unmarshal("[1, 2] # c", &doc))
 	require.Len(t, doc.Content[0].Content, 2)
+	// PyYAML: "expected a single document in the stream" (a review found
+	// "1\n---\n2" read as 1); one document with its markers is one.
+	for _, text := range []string{"1\n---\n2", "1\n---\n"} {
+		require.Error(t, Unmarshal(text, &yaml.Node{}), text)
+	}
+	for _, text := range []string{"---\n1", "1\n...\n", "%YAML 1.1\n---\n1"} {
+		var doc yaml.Node
+		require.NoError(t, Unmarshal(text, &doc), text)
+		require.Equal(t, "1", doc.Content[0].Value, text)
+	}
+	// A lone CR and CR LF break lines too (PyYAML reads both as "a b").
+	for _, text := range []string{"a\rb", "'a\rb'", "a\r\nb"} {
+		var doc yaml.Node
+		require.NoError(t, Unmarshal(text, &doc), "%q", text)
+		require.Equal(t, "a b", doc.Content[0].Value, "%q", text)
+	}
+	var empty yaml.Node
+	require.NoError(t, Unmarshal("", &empty))
+	require.Empty(t, empty.Content)
 }
