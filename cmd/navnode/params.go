@@ -135,11 +135,12 @@ func (p *params) check() error {
 	// The planner's own limits, checked here so that the node refuses the
 	// parameters at start, naming them, rather than failing when it builds
 	// the planner.
-	if b := p.volume(); b.Empty() {
+	b := p.volume()
+	if b.Empty() {
 		return fmt.Errorf("parameters min_altitude %v and max_altitude %v leave no layer of %v m between origin_z %v and origin_z + size_z %v",
 			p.MinAltitude, p.MaxAltitude, p.Resolution, p.Origin.Z, p.Origin.Z+p.Size.Z)
 	}
-	if cells := p.volume().Volume(); cells > replanner.MaxCells {
+	if cells := b.Volume(); cells > replanner.MaxCells {
 		return fmt.Errorf("a planning volume of %d voxels is too large (at most %d): raise resolution or shrink size_*", cells, replanner.MaxCells)
 	}
 	return nil

@@ -107,11 +107,12 @@ func (w *world) setGoalPose(p r3.Vector, rot tf.Quat) error {
 	return nil
 }
 
-// endFacing turns the last pose of path, when it ends at the goal, to the
-// goal's orientation, as Nav2's planners do: a controller turns the robot
-// to it at the goal (RViz's 2D Goal Pose arrow).
+// endFacing turns the last pose of path (rosconv.Path of points, a pose
+// per point), when it ends at the goal, to the goal's orientation, as
+// Nav2's planners do: a controller turns the robot to it at the goal
+// (RViz's 2D Goal Pose arrow).
 func (w *world) endFacing(path []geometry_msgs.PoseStamped, points []r3.Vector) {
-	if !w.hasGoal || w.goalRot == (tf.Quat{}) || len(points) == 0 || len(points) != len(path) {
+	if !w.hasGoal || w.goalRot == (tf.Quat{}) || len(points) == 0 {
 		return
 	}
 	if points[len(points)-1].Sub(w.out.Goal).Norm() > w.p.GoalTolerance+w.p.Resolution {

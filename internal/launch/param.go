@@ -255,11 +255,9 @@ func setParam(m *yaml.Node, name string, v *yaml.Node) {
 	m.Content = append(m.Content, strNode(name), v)
 }
 
-// paramsFile writes a node's <param name value> to a parameters file
-// under key, as launch_ros does, and returns its path. Passed after the
-// node's <param from> files and keyed by a named node's full name, they
-// win over every file, whatever key the files used and in whatever order
-// the <param>s came.
+// paramsFile writes a run of a node's <param name value> to a parameters
+// file under key, as launch_ros does, and returns its path; the files
+// are passed in document order among the <param from> files (nodeParams).
 func (l *loader) paramsFile(key string, named *yaml.Node) (string, error) {
 	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
