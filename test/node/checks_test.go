@@ -48,3 +48,19 @@ func fails(check func(t require.TestingT)) bool {
 	<-done
 	return r.failed
 }
+
+// TestCheckRepairedAtTheBoxTime: navnode's repair reported at the box's
+// own time counts as after it. Under CI's load a status with replans 2
+// came stamped 6.0 s, the box's time, and the check took it for the
+// count before the box and failed a mission that had repaired.
+func TestCheckRepairedAtTheBoxTime(t *testing.T) {
+	l := &sim.Log{
+		Obstacles: []sim.ObstacleRecord{{Type: "obstacle", T: 6, ID: "box", Action: "add"}},
+		Statuses:  []sim.StatusRecord{{Type: "status", T: 1, Status: "following", Replans: 1}, {Type: "status", T: 6, Status: "following", Replans: 2}},
+		Plans: []sim.PlanRecord{{Type: "plan", T: 1, Poses: [][3]float64{{0, 0, 0}, {10, 0, 0}}},
+			{Type: "plan", T: 6, Poses: [][3]float64{{5, 0, 0}, {5, 3, 0}, {10, 0, 0}}}},
+	}
+	require.False(t, fails(func(t require.TestingT) { checkRepaired(t, l) }))
+	l.Statuses = l.Statuses[:1]
+	require.True(t, fails(func(t require.TestingT) { checkRepaired(t, l) }), "no repair reported")
+}

@@ -108,13 +108,16 @@ func runMission(t *testing.T, domain uint32, name string, extra ...string) *sim.
 }
 
 // checkRepaired: the box dropped on the path changed the plan, and navnode
-// reported the repair in its diagnostics.
+// reported the repair in its diagnostics. A record stamped with the box's
+// time came after it: the mission adds the box in the step that brings
+// its clock to that time, and stamps what navnode sends between steps
+// with the clock of the last step taken.
 func checkRepaired(t require.TestingT, l *sim.Log) {
 	require.NotEmpty(t, l.Obstacles)
 	at := l.Obstacles[0].T
 	before, after := -1, -1
 	for _, s := range l.Statuses {
-		if s.T <= at {
+		if s.T < at {
 			before = s.Replans
 		} else if after < 0 || s.Replans > after {
 			after = s.Replans
@@ -190,7 +193,7 @@ func planChangedAfter(l *sim.Log, t float64) bool {
 	var last [][3]float64
 	for _, p := range l.Plans {
 		switch {
-		case p.T <= t:
+		case p.T < t: // at t: after the change (checkRepaired)
 			last = p.Poses
 		case len(p.Poses) == 0:
 		case len(last) == 0:
