@@ -65,6 +65,18 @@ func (a *ADStar) epsilonStep() float64 {
 // Epsilon is the inflation the next pass will use.
 func (a *ADStar) Epsilon() float64 { return a.p.eps }
 
+// Reached reports whether the search has given n a finite g or rhs. No
+// node's g or rhs comes through a node it has not reached, so such a node
+// may leave the graph, with its edges, without an Update: it changes
+// nothing the search knows. (A node that comes back is a change.)
+func (a *ADStar) Reached(n NodeID) bool {
+	st := &a.p.st
+	if !a.p.started || n < 0 || int(n) >= len(st.nodes) || st.nodes[n].stamp != st.cur {
+		return false
+	}
+	return !math.IsInf(st.nodes[n].g, 1) || !math.IsInf(st.nodes[n].rhs, 1)
+}
+
 // Reset drops the search state, keeping its memory.
 func (a *ADStar) Reset() { a.p.started, a.cut = false, false }
 

@@ -232,3 +232,55 @@ func TestAStarMaskedFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestADStarReachedMayLeave: after a pass at ε = 2.5, AD* on a Masked
+// lattice loses every node of the mask it has not reached (Reached), with
+// no Update, and its passes down to ε = 1 still find the cost of A* from
+// scratch on the smaller mask, on a path inside it. Reached is exactly a
+// finite g or rhs.
+func TestADStarReachedMayLeave(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 5))
+	ctx := context.Background()
+	removed, paths := 0, 0
+	for i := range 600 {
+		planar := i%2 == 0
+		d := 1 + rng.IntN(6)
+		if planar {
+			d = 1
+		}
+		l := changingLattice(t, rng, 3+rng.IntN(14), 3+rng.IntN(14), d, planar, rng.Float64()*0.3, i%3 == 0)
+		start, goal := randomFree(rng, l), randomFree(rng, l)
+		bits := make([]uint64, (l.NumNodes()+63)/64)
+		for k := range bits {
+			bits[k] = ^uint64(0)
+		}
+		ad := NewADStar(NewMasked(l, bits))
+		ad.EpsilonMin = 2.5
+		if _, err := ad.Plan(ctx, start, goal, nil); err != nil {
+			require.ErrorIs(t, err, ErrNoPath, "case %d", i)
+			continue
+		}
+		for v := range NodeID(l.NumNodes()) {
+			st := &ad.p.st
+			finite := st.nodes[v].stamp == st.cur && (!math.IsInf(st.nodes[v].g, 1) || !math.IsInf(st.nodes[v].rhs, 1))
+			require.Equal(t, finite, ad.Reached(v), "case %d: node %d", i, v)
+			if !ad.Reached(v) && rng.IntN(2) == 0 {
+				bits[v>>6] &^= 1 << (v & 63)
+				removed++
+			}
+		}
+		ad.EpsilonMin = 1
+		r, err := ad.Plan(ctx, start, goal, nil)
+		require.NoError(t, err, "case %d", i)
+		want, err := NewAStar(NewMasked(l, bits)).Plan(ctx, start, goal, nil)
+		require.NoError(t, err, "case %d", i)
+		require.InDelta(t, want.Cost, r.Cost, 1e-9, "case %d", i)
+		for _, v := range r.Path {
+			require.True(t, inSet(bits, v), "case %d: node %d left the mask", i, v)
+		}
+		paths++
+	}
+	require.Greater(t, paths, 300)
+	require.Greater(t, removed, 10000)
+	require.False(t, NewADStar(nil).Reached(0), "before any search")
+}

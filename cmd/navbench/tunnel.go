@@ -25,17 +25,25 @@ const (
 // ε = 1. "grow" is Kapadia et al.'s (section 6.3: the width "inversely
 // proportional to the inflation factor", narrow for the fast inflated
 // search and widened as ε falls); "shrink" is the reverse (wide while
-// inflated, narrowing to W); "fixed" keeps W. All three end at W, so they
-// find the same paths unless a pass at W fails. A pass that fails sets a
-// floor of twice its width under every later width. On Complex grow and
+// inflated, narrowing to W); "narrow" narrows too, more gently (W·√ε), and
+// a cell AD* has reached stays in the tunnel (tunnelKeeps), so the width
+// bounds where the search may go next and no work is undone; "fixed" keeps
+// W. All but narrow end at W, so they find the same paths unless a pass at
+// W fails (narrow ends at W plus what AD* reached). A pass that fails sets
+// a floor of twice its width under every later width. On Complex grow and
 // fixed expand about as much (grow's narrow first tunnels often fail and
 // are searched again), fixed spends nothing on re-marking, and shrink
-// repairs every cell that leaves.
+// repairs every reached cell that leaves.
 var tunnelSchedules = map[string]func(w, eps float64) float64{
 	"grow":   func(w, eps float64) float64 { return w / eps },
 	"shrink": func(w, eps float64) float64 { return w * eps },
+	"narrow": func(w, eps float64) float64 { return w * math.Sqrt(eps) },
 	"fixed":  func(w, _ float64) float64 { return w },
 }
+
+// tunnelKeeps names the schedules under which the cells AD* has reached
+// stay in the tunnel when it narrows.
+var tunnelKeeps = map[string]bool{"narrow": true}
 
 // tunnelFlags are `navbench tunnel`'s settings.
 type tunnelFlags struct {
@@ -43,6 +51,7 @@ type tunnelFlags struct {
 	n, every, tile        int
 	width, routeWeight    float64
 	route, line, schedule string
+	profile               string
 }
 
 func parseTunnelFlags(args []string, stdout io.Writer) (tunnelFlags, error) {
@@ -58,7 +67,8 @@ func parseTunnelFlags(args []string, stdout io.Writer) (tunnelFlags, error) {
 	fs.StringVar(&f.route, "route", "portals", "coarse route: A* over the mesh's portals (portals) or its regions (regions)")
 	fs.Float64Var(&f.routeWeight, "routeweight", 1.15, "weight of the coarse A* (≥ 1)")
 	fs.StringVar(&f.line, "line", "shortcut", "centre line through the route: shortcut (Mesh.StraightPath) or portal (Mesh.RoutePolyline)")
-	fs.StringVar(&f.schedule, "schedule", "fixed", "width by ε: fixed (W), grow (W/ε) or shrink (W·ε)")
+	fs.StringVar(&f.schedule, "schedule", "fixed", "width by ε: fixed (W), grow (W/ε), shrink (W·ε) or narrow (W·√ε, keeping the cells AD* reached)")
+	fs.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -78,7 +88,7 @@ func parseTunnelFlags(args []string, stdout io.Writer) (tunnelFlags, error) {
 	case f.line != "shortcut" && f.line != "portal":
 		return f, fmt.Errorf("tunnel: -line %q: want shortcut or portal", f.line)
 	case tunnelSchedules[f.schedule] == nil:
-		return f, fmt.Errorf("tunnel: -schedule %q: want fixed, grow or shrink", f.schedule)
+		return f, fmt.Errorf("tunnel: -schedule %q: want fixed, grow, shrink or narrow", f.schedule)
 	}
 	if f.scenPath == "" {
 		f.scenPath = f.mapPath + ".3dscen"
@@ -90,15 +100,16 @@ func parseTunnelFlags(args []string, stdout io.Writer) (tunnelFlags, error) {
 // al. (section 6.3, appendix C) on Moving AI voxel scenarios. For each
 // scenario AD* runs on the whole lattice down to ε = 1, then again in a
 // tunnel: a coarse A* on the navigation mesh (built once per map) gives a
-// route, a straight-segment path through its portals the centre line,
-// and the cells within the schedule's width of it (navmesh.Tunnel) the
-// nodes AD* may use (planners.Masked). Where the width changes with ε the
-// tunnel is re-marked and AD* told the nodes whose edges changed; when a
-// pass finds no path the width doubles, for that ε and the rest, up to
-// the whole map. The tunnel's expansions (coarse A*'s and AD*'s) and time
-// include the route, the marking and the retries. A tunnel path cheaper
-// than the file's optimum is an error, as is an unrestricted cost other
-// than it. It prints one line per scenario, then the summary.
+// route, a straight-segment path through its portals the centre line, and
+// the cells within the schedule's width of it (navmesh.Tunnel) the nodes
+// AD* may use (planners.Masked). Where the width changes with ε the tunnel
+// is re-marked and AD* told the nodes whose edges changed (a node it never
+// reached leaves untold); when a pass finds no path the width doubles, for
+// that ε and the rest, up to the whole map. The tunnel's expansions
+// (coarse A*'s and AD*'s) and time include the route, the marking and the
+// retries. A tunnel path cheaper than the file's optimum is an error, as
+// is an unrestricted cost other than it. It prints one line per scenario,
+// then the summary.
 func runTunnel(args []string, stdout io.Writer) error {
 	f, err := parseTunnelFlags(args, stdout)
 	if err != nil {
@@ -111,6 +122,11 @@ func runTunnel(args []string, stdout io.Writer) error {
 	if len(scen) == 0 {
 		return errors.New("tunnel: no scenarios in the file")
 	}
+	stop, err := startProfile(f.profile)
+	if err != nil {
+		return fmt.Errorf("tunnel: %w", err)
+	}
+	defer stop()
 	tp, err := newTunnelPlanner(l, f)
 	if err != nil {
 		return fmt.Errorf("tunnel: %w", err)
@@ -329,9 +345,12 @@ func (tp *tunnelPlanner) centreLine(ctx context.Context, s planners.Scenario, ru
 
 func tunnelKey(c [3]int32) voxel.Key { return voxel.Key{X: c[0], Y: c[1], Z: c[2]} }
 
-// retunnel makes the mask the tunnel of width w around tp.line. With
-// track, it lists in tp.changed every node whose edges changed (see
-// planners.Masked): each node that entered or left, and its neighbours.
+// retunnel makes the mask the tunnel of width w around tp.line, plus,
+// under a schedule that keeps them, the cells of the old tunnel AD* has
+// reached. With track, it lists in tp.changed the nodes AD* must be told
+// of (see planners.Masked): each node that entered, each that left after
+// AD* reached it, and their neighbours. A node AD* has not reached leaves
+// unlisted: no g or rhs came through it (ADStar.Reached).
 func (tp *tunnelPlanner) retunnel(w float64, track bool) {
 	nb := tp.spare
 	tp.fresh = tp.fresh[:0]
@@ -342,10 +361,18 @@ func (tp *tunnelPlanner) retunnel(w float64, track bool) {
 		}
 	})
 	old := tp.mask.Allowed
+	if track && tunnelKeeps[tp.f.schedule] {
+		for _, n := range tp.cells {
+			if !bitSet(nb, n) && tp.ad.Reached(n) {
+				nb[n>>6] |= 1 << (n & 63)
+				tp.fresh = append(tp.fresh, n)
+			}
+		}
+	}
 	tp.changed = tp.changed[:0]
 	if track {
 		for _, n := range tp.cells {
-			if !bitSet(nb, n) {
+			if !bitSet(nb, n) && tp.ad.Reached(n) {
 				tp.flipped(n)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/navnode/navnode/costmap/navmesh"
+	"github.com/navnode/navnode/costmap/voxel"
 	"github.com/navnode/navnode/internal/shareddata"
 	"github.com/navnode/navnode/planners"
 )
@@ -30,6 +31,7 @@ func TestRunTunnel(t *testing.T) {
 		nil,
 		{"-route", "regions", "-line", "portal", "-schedule", "grow", "-tile", "16", "-width", "3"},
 		{"-schedule", "shrink", "-routeweight", "1"},
+		{"-schedule", "narrow"},
 		{"-schedule", "grow", "-width", "0.3"}, // too narrow at first: retries
 	} {
 		var out bytes.Buffer
@@ -92,19 +94,20 @@ func TestTunnelFlags(t *testing.T) {
 	}
 }
 
-// TestTunnelRepairs: after the grow and shrink schedules re-mark the
-// tunnel and repair AD* step by step, its path costs what A* finds from
-// scratch in the last tunnel.
+// TestTunnelRepairs: after the grow, shrink and narrow schedules re-mark
+// the tunnel and repair AD* step by step, its path costs what A* finds
+// from scratch in the last tunnel (for narrow, the last width and the
+// cells AD* reached, which the last tunnel holds).
 func TestTunnelRepairs(t *testing.T) {
 	m := shareddata.Path(t, "data", "movingai-voxel", "Simple.3dmap")
 	l, scen, err := loadMovingAI(m, m+".3dscen")
 	require.NoError(t, err)
 	ctx := context.Background()
-	for _, sched := range []string{"grow", "shrink"} {
+	for _, sched := range []string{"grow", "shrink", "narrow"} {
 		f := tunnelFlags{width: 2, tile: 8, route: "portals", routeWeight: 1.15, line: "shortcut", schedule: sched}
 		tp, err := newTunnelPlanner(l, f)
 		require.NoError(t, err)
-		for i := 0; i < len(scen); i += 997 {
+		for i := 0; i < len(scen); i += 97 {
 			run, err := tp.plan(ctx, scen[i])
 			require.NoError(t, err, "%s: scenario %d", sched, i)
 			start, goal := endpoints(l, scen[i])
@@ -114,6 +117,11 @@ func TestTunnelRepairs(t *testing.T) {
 			require.GreaterOrEqual(t, run.cost, scen[i].Optimal-1e-6)
 			for _, n := range tp.path {
 				require.True(t, tp.mask.In(n))
+			}
+			if run.retries == 0 {
+				navmesh.Tunnel(tp.line, f.width, tp.bounds, func(k voxel.Key) {
+					require.True(t, tp.mask.In(l.ID(k.X, k.Y, k.Z)), "%s: scenario %d: %v outside the last tunnel", sched, i, k)
+				})
 			}
 		}
 	}
