@@ -63,3 +63,34 @@ func TestPathEndsFacingGoal(t *testing.T) {
 	w.endFacing(p.Poses, w.out.Path)
 	require.InDelta(t, 0, yaw(p.Poses[len(p.Poses)-1].Pose.Orientation), 1e-9)
 }
+
+// TestGoalWithoutOrientation: a goal whose orientation is all zeros, as
+// tools that zero every unset field send a position alone, is planned to
+// (it used to be refused as malformed, a quaternion of norm 0), and the
+// path ends along its last step. A NaN orientation is still refused.
+func TestGoalWithoutOrientation(t *testing.T) {
+	ctx := context.Background()
+	n, _ := testNode(t, 195)
+	w, err := newWorld(n.p)
+	require.NoError(t, err)
+	require.NoError(t, n.advertise())
+	require.NoError(t, w.setPose(r3.Vector{X: -5, Y: 0.05, Z: 1.05}))
+	g := &geometry_msgs.PoseStamped{Header: std_msgs.Header{FrameID: "map", Stamp: builtin_interfaces.Time{Sec: 1}}}
+	g.Pose.Position = geometry_msgs.Point{X: 5, Y: 0.05, Z: 1.05}
+	n.onGoal(g)
+	require.Len(t, n.inbox, 1, "the goal is taken")
+	(<-n.inbox)(w)
+	require.Zero(t, g.Pose.Orientation.W, "the message is not changed")
+	n.step(ctx, w)
+	require.Equal(t, replanner.Following, w.out.Status)
+	p := rosconv.Path(w.out.Path, "map", 0)
+	w.endFacing(p.Poses, w.out.Path)
+	last := p.Poses[len(p.Poses)-1].Pose.Orientation
+	require.InDelta(t, 0, 2*math.Atan2(last.Z, last.W), 1e-9, "along the last step, +x")
+	require.Zero(t, n.cnt.bad[topicGoal])
+
+	g.Pose.Orientation = geometry_msgs.Quaternion{W: math.NaN()}
+	n.onGoal(g)
+	require.Empty(t, n.inbox)
+	require.Equal(t, 1, n.cnt.bad[topicGoal])
+}

@@ -398,6 +398,15 @@ func (n *navnode) poseFromTF() {
 }
 
 func (n *navnode) onGoal(m *geometry_msgs.PoseStamped) {
+	// An all-zero orientation is a goal without one, as tools that fill
+	// unset fields with zeros send a position alone (Nav2 reads it as
+	// yaw 0): the path then ends along its last step.
+	unset := m.Pose.Orientation == (geometry_msgs.Quaternion{})
+	if unset {
+		c := *m
+		c.Pose.Orientation.W = 1
+		m = &c
+	}
 	g, err := rosconv.PoseStamped(m)
 	if err != nil {
 		n.bad(topicGoal, err)
@@ -417,11 +426,14 @@ func (n *navnode) onGoal(m *geometry_msgs.PoseStamped) {
 		p = q
 	}
 	rot := t.Rotation.Mul(g.Pose.Rotation) // the goal's orientation in the map frame
+	if unset {
+		rot = tf.Quat{}
+	}
 	n.send(func(w *world) {
 		if err := w.setGoalPose(p, rot); err != nil {
 			n.bad(topicGoal, err)
 			return
 		}
-		n.log.Info("new goal", zap.Float64("x", p.X), zap.Float64("y", p.Y), zap.Float64("z", p.Z))
+		n.log.Info("new goal", zap.Float64("x", p.X), zap.Float64("y", p.Y), zap.Float64("z", p.Z), zap.Bool("orientation", !unset))
 	})
 }
