@@ -399,8 +399,8 @@ func (n *navnode) poseFromTF() {
 
 func (n *navnode) onGoal(m *geometry_msgs.PoseStamped) {
 	// An all-zero orientation is a goal without one, as tools that fill
-	// unset fields with zeros send a position alone (Nav2 reads it as
-	// yaw 0): the path then ends along its last step.
+	// unset fields with zeros send a position alone: the path then ends
+	// along its last step.
 	unset := m.Pose.Orientation == (geometry_msgs.Quaternion{})
 	if unset {
 		c := *m
