@@ -26,6 +26,8 @@ def generate_launch_description():
             executable='parameter_bridge',
             name='gz_bridge',
             output='screen',
+            ros_arguments=['-p', ['qos_overrides./model/', LaunchConfiguration('model'),
+                                        '/pose_static.publisher.durability:=transient_local']],
             arguments=[
                 '/clock@rosgraph_msgs/msg/Clock[gz.msgs.Clock',
                 ['/model/', LaunchConfiguration('model'), '/odometry@nav_msgs/msg/Odometry[gz.msgs.Odometry'],

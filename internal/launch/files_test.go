@@ -1,8 +1,10 @@
 package launch_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -283,4 +285,59 @@ func TestPackages(t *testing.T) {
 
 	require.Equal(t, repoRoot(t), launch.ShareOf(filepath.Join(repoRoot(t), "launch", "navnode.launch.xml")))
 	require.Equal(t, "", launch.ShareOf(filepath.Join(t.TempDir(), "x.launch.xml")))
+}
+
+// TestGazeboStaticPosesQoS checks that navnode can receive the static
+// poses the Gazebo examples bridge to its tf_static. navnode subscribes to
+// tf_static transient local, as tf2_ros's static listener does; a
+// transient-local reader matches no volatile writer. ros_gz_bridge
+// creates every ROS publisher with rclcpp::QoS(KeepLast(n)), that is
+// volatile (ros_gz_bridge/src/factory.hpp), unless the bridge's
+// qos_overrides.<topic>.publisher.durability parameter says otherwise. Before
+// the launch files set it, navnode never matched /model/MODEL/pose_static,
+// and every transform in it (the lidar's link) was missing.
+func TestGazeboStaticPosesQoS(t *testing.T) {
+	prefix := t.TempDir()
+	lib := filepath.Join(prefix, "lib", "ros_gz_bridge")
+	require.NoError(t, os.MkdirAll(lib, 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(prefix, "share", "ros_gz_bridge"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(lib, "parameter_bridge"), []byte("#!/bin/sh\n"), 0o755))
+	pk := packages(t, prefix)
+	for _, file := range []string{"gazebo_drone.launch.xml", "gazebo_ground.launch.xml"} {
+		for _, model := range []string{"", "uav7"} {
+			t.Run(file+"/"+model, func(t *testing.T) {
+				var args map[string]string
+				if model != "" {
+					args = map[string]string{"model": model}
+				}
+				procs, err := loadRepo(t, file, pk, args)
+				require.NoError(t, err)
+				m := byName(procs)
+				var static string
+				for _, r := range acceptedByNavnode(t, m["navnode"].Args).Remaps {
+					if r.From == "tf_static" {
+						static = r.To
+					}
+				}
+				require.NotEmpty(t, static)
+				if model != "" {
+					require.Contains(t, static, "/"+model+"/")
+				}
+				// The bridge's own --ros-args, after its topic arguments.
+				bridge := m["gz_bridge"].Args
+				i := slices.Index(bridge, "--ros-args")
+				require.GreaterOrEqual(t, i, 0, "the bridge has no --ros-args: its publishers are volatile")
+				a, _, err := ros.ParseArgs(bridge[i:])
+				require.NoError(t, err)
+				durability := "volatile" // rclcpp::QoS(KeepLast(n))
+				for _, p := range a.Params {
+					if p.Name == "qos_overrides."+static+".publisher.durability" {
+						durability = fmt.Sprint(p.Value)
+					}
+				}
+				require.Equal(t, "transient_local", durability,
+					"navnode's tf_static (transient local) cannot match the bridge's %s publisher on %s", durability, static)
+			})
+		}
+	}
 }
