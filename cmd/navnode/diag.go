@@ -27,6 +27,9 @@ type counters struct {
 	rates    map[string]int // received since the last report
 	warned   map[string]bool
 	wire     map[string]func() int // payloads that did not decode, counted by the subscription
+	// The totals of malformed and dropped messages at the last report:
+	// the inputs warn while these grow, not for ever after one.
+	badAt, droppedAt int
 }
 
 func newCounters() *counters {
@@ -198,10 +201,17 @@ func report(c *counters, s *diagState, now time.Time, header std_msgs.Header) *d
 		dropped += c.dropped[t]
 	}
 	inputs.Values = append(inputs.Values, kv("points skipped", c.skipped))
-	if bad+dropped > 0 {
+	// Warn while messages are refused, not for ever after one: the
+	// first scans of a robot whose localisation starts later are
+	// dropped (no transform to the map yet), and then all is well.
+	switch newBad, newDropped := bad-c.badAt, dropped-c.droppedAt; {
+	case newBad+newDropped > 0:
 		inputs.Level, inputs.Message = diagnostic_msgs.DiagnosticStatus_WARN,
-			fmt.Sprintf("%d malformed and %d dropped messages so far", bad, dropped)
+			fmt.Sprintf("%d malformed and %d dropped messages so far, %d and %d since the last report", bad, dropped, newBad, newDropped)
+	case bad+dropped > 0:
+		inputs.Message = fmt.Sprintf("ok; %d malformed and %d dropped messages so far", bad, dropped)
 	}
+	c.badAt, c.droppedAt = bad, dropped
 	clear(c.rates)
 	c.since = now
 	return &diagnostic_msgs.DiagnosticArray{Header: header, Status: []diagnostic_msgs.DiagnosticStatus{planner, inputs}}
