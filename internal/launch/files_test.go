@@ -178,16 +178,24 @@ func TestSimLaunch(t *testing.T) {
 	}
 }
 
-// TestGazeboLaunch loads the Gazebo examples with a stand-in ros_gz_bridge
-// in an ament prefix and checks that every input navnode is remapped away
-// from its default is a topic the bridge brings over, Gazebo to ROS.
-func TestGazeboLaunch(t *testing.T) {
+// bridgePackages are the packages the launch files can find, with a
+// stand-in ros_gz_bridge in an ament prefix, and the path of its
+// parameter_bridge, which does nothing.
+func bridgePackages(t *testing.T) (launch.Packages, string) {
 	prefix := t.TempDir()
 	lib := filepath.Join(prefix, "lib", "ros_gz_bridge")
 	require.NoError(t, os.MkdirAll(lib, 0o755))
 	require.NoError(t, os.MkdirAll(filepath.Join(prefix, "share", "ros_gz_bridge"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(lib, "parameter_bridge"), []byte("#!/bin/sh\n"), 0o755))
-	pk := packages(t, prefix)
+	exe := filepath.Join(lib, "parameter_bridge")
+	require.NoError(t, os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755))
+	return packages(t, prefix), exe
+}
+
+// TestGazeboLaunch loads the Gazebo examples with a stand-in ros_gz_bridge
+// in an ament prefix and checks that every input navnode is remapped away
+// from its default is a topic the bridge brings over, Gazebo to ROS.
+func TestGazeboLaunch(t *testing.T) {
+	pk, exe := bridgePackages(t)
 	for file, want := range map[string]map[string]string{
 		"gazebo_drone.launch.xml": {
 			"odom":      "/model/x500/odometry",
@@ -207,7 +215,7 @@ func TestGazeboLaunch(t *testing.T) {
 			require.NoError(t, err)
 			m := byName(procs)
 			bridge, nav := m["gz_bridge"], m["navnode"]
-			require.Equal(t, filepath.Join(lib, "parameter_bridge"), bridge.Path)
+			require.Equal(t, exe, bridge.Path)
 			bridged := map[string]bool{}
 			for _, a := range bridge.Args {
 				if topic, _, ok := strings.Cut(a, "@"); ok {
@@ -297,12 +305,7 @@ func TestPackages(t *testing.T) {
 // the launch files set it, navnode never matched /model/MODEL/pose_static,
 // and every transform in it (the lidar's link) was missing.
 func TestGazeboStaticPosesQoS(t *testing.T) {
-	prefix := t.TempDir()
-	lib := filepath.Join(prefix, "lib", "ros_gz_bridge")
-	require.NoError(t, os.MkdirAll(lib, 0o755))
-	require.NoError(t, os.MkdirAll(filepath.Join(prefix, "share", "ros_gz_bridge"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(lib, "parameter_bridge"), []byte("#!/bin/sh\n"), 0o755))
-	pk := packages(t, prefix)
+	pk, _ := bridgePackages(t)
 	for _, file := range []string{"gazebo_drone.launch.xml", "gazebo_ground.launch.xml"} {
 		for _, model := range []string{"", "uav7"} {
 			t.Run(file+"/"+model, func(t *testing.T) {
