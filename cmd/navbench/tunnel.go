@@ -361,18 +361,16 @@ func (tp *tunnelPlanner) retunnel(w float64, track bool) {
 		}
 	})
 	old := tp.mask.Allowed
-	if track && tunnelKeeps[tp.f.schedule] {
-		for _, n := range tp.cells {
-			if !bitSet(nb, n) && tp.ad.Reached(n) {
-				nb[n>>6] |= 1 << (n & 63)
-				tp.fresh = append(tp.fresh, n)
-			}
-		}
-	}
 	tp.changed = tp.changed[:0]
 	if track {
+		keep := tunnelKeeps[tp.f.schedule]
 		for _, n := range tp.cells {
-			if !bitSet(nb, n) && tp.ad.Reached(n) {
+			switch {
+			case bitSet(nb, n) || !tp.ad.Reached(n): // stays, or leaves untold
+			case keep:
+				nb[n>>6] |= 1 << (n & 63)
+				tp.fresh = append(tp.fresh, n)
+			default:
 				tp.flipped(n)
 			}
 		}
