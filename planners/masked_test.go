@@ -233,6 +233,15 @@ func TestAStarMaskedFastPath(t *testing.T) {
 	}
 }
 
+// fullMask is a mask that holds every node of l.
+func fullMask(l *Lattice) []uint64 {
+	bits := make([]uint64, (l.NumNodes()+63)/64)
+	for k := range bits {
+		bits[k] = ^uint64(0)
+	}
+	return bits
+}
+
 // TestADStarReachedMayLeave: after a pass at ε = 2.5, AD* on a Masked
 // lattice loses every node of the mask it has not reached (Reached), with
 // no Update, and its passes down to ε = 1 still find the cost of A* from
@@ -250,10 +259,7 @@ func TestADStarReachedMayLeave(t *testing.T) {
 		}
 		l := changingLattice(t, rng, 3+rng.IntN(14), 3+rng.IntN(14), d, planar, rng.Float64()*0.3, i%3 == 0)
 		start, goal := randomFree(rng, l), randomFree(rng, l)
-		bits := make([]uint64, (l.NumNodes()+63)/64)
-		for k := range bits {
-			bits[k] = ^uint64(0)
-		}
+		bits := fullMask(l)
 		ad := NewADStar(NewMasked(l, bits))
 		ad.EpsilonMin = 2.5
 		if _, err := ad.Plan(ctx, start, goal, nil); err != nil {

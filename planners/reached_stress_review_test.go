@@ -25,10 +25,7 @@ func TestADStarReachedStressReview(t *testing.T) {
 		}
 		l := changingLattice(t, rng, 3+rng.IntN(12), 3+rng.IntN(12), d, planar, rng.Float64()*0.3, i%3 == 0)
 		start, goal := randomFree(rng, l), randomFree(rng, l)
-		bits := make([]uint64, (l.NumNodes()+63)/64)
-		for k := range bits {
-			bits[k] = ^uint64(0)
-		}
+		bits := fullMask(l)
 		ad := NewADStar(NewMasked(l, bits))
 		ad.EpsilonStep, ad.LargeChange = 0.5, 1
 		ad.Epsilon0, ad.EpsilonMin = 2.5, 2.5
